@@ -1,0 +1,147 @@
+"""The bot: owns the database and the table manager, loads the cogs, syncs commands."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import __version__
+from bot.config import Settings
+from bot.games import all_games
+from bot.storage.db import Database
+from bot.tables.manager import TableManager
+from bot.tables.protocols import GameSpec
+from bot.ui import DiscordPresenter, TableButton, TableSelect, reply_error
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = (
+    "bot.cogs.general",
+    "bot.cogs.leaderboard",
+    "bot.cogs.admin",
+    "bot.cogs.qdice",
+)
+
+# What the bot needs in a channel: read and post, embed the table, attach its picture, and
+# open a thread when a game asks for one.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    return discord.utils.oauth_url(
+        application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+class QuantumTableBot(commands.Bot):
+    """Quantum Table. No privileged intents: slash commands and components only."""
+
+    def __init__(self, settings: Settings, *, games: dict[str, GameSpec] | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            owner_ids=set(settings.owner_ids) or None,
+        )
+        self.settings = settings
+        self.games: dict[str, GameSpec] = games if games is not None else all_games()
+        self.started_at = time.time()
+        self.restored = asyncio.Event()
+        self.db: Database
+        self.tables: TableManager
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self.tables = TableManager(
+            self.db,
+            self.games,
+            DiscordPresenter(self),
+            ai_delay=self.settings.ai_delay,
+            turn_timeout=self.settings.turn_timeout,
+        )
+        self.tree.on_error = self.on_app_command_error
+        self.add_dynamic_items(TableButton, TableSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+        self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
+
+    async def _restore(self) -> None:
+        await self.wait_until_ready()
+        try:
+            count = await self.tables.restore()
+            log.info("Restored %d live table(s)", count)
+        except Exception:
+            log.exception("Restoring tables failed")
+        finally:
+            self.restored.set()
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("Online as %s in %d server(s)", self.user, len(self.guilds))
+        if self.application_id:
+            log.info("Invite me with: %s", invite_url(self.application_id))
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await reply_error(interaction, error)
+
+    # --- command sync ------------------------------------------------------------------
+
+    def _command_hash(self) -> str:
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    def _hash_file(self) -> Path:
+        return Path(self.settings.database_path).with_suffix(".commands.sha256")
+
+    async def sync_commands(self, *, force: bool = False) -> str:
+        """Sync to the development guild at once; globally only when the commands changed.
+
+        Global sync is rate limited by Discord, so the hash of the last synced command set is
+        kept beside the database and a restart with the same commands skips it.
+        """
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to the development server %s", len(synced), guild_id)
+            return f"synced {len(synced)} commands to the development server"
+        digest = self._command_hash()
+        marker = self._hash_file()
+        if not force and marker.exists() and marker.read_text().strip() == digest:
+            log.info("Commands unchanged since the last global sync; not syncing")
+            return "commands unchanged; nothing to sync"
+        synced = await self.tree.sync()
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(digest)
+        log.info("Synced %d global commands", len(synced))
+        return f"synced {len(synced)} global commands"
+
+    async def close(self) -> None:
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        if hasattr(self, "db"):
+            await self.db.close()
+        await super().close()

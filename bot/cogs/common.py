@@ -1,0 +1,151 @@
+"""Pieces every game's command group shares: start a table, and the table subcommands.
+
+Each game cog builds its ``/<game>`` group with :func:`game_group`, supplying only its own
+``start`` command (whose options differ per game). ``hand``, ``status``, ``leave``,
+``cancel`` and ``kick`` behave the same for every game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engines.base import GameError
+from bot.tables.table import Table
+from bot.ui import is_manager, message_parts, person, send_private
+
+if TYPE_CHECKING:
+    from bot.client import QuantumTableBot
+
+TURN_TIMER = app_commands.Range[int, 1, 60]
+
+
+def _bot(interaction: discord.Interaction) -> QuantumTableBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def _jump(table: Table, guild_id: int | None) -> str:
+    if table.record.message_id is None:
+        return f"<#{table.location_id}>"
+    return f"https://discord.com/channels/{guild_id}/{table.location_id}/{table.record.message_id}"
+
+
+def table_here(interaction: discord.Interaction, game: str) -> Table:
+    """The live table of ``game`` in the channel (or thread) the command was used in."""
+    table = _bot(interaction).tables.in_location(interaction.channel_id or 0)
+    if table is None or table.record.game != game:
+        title = _bot(interaction).games[game].title
+        raise GameError(f"There is no game of {title} in this channel. Start one with /{game} start.")
+    return table
+
+
+async def start_table(
+    interaction: discord.Interaction,
+    game: str,
+    options: dict[str, Any],
+    *,
+    thread: bool,
+    minutes: int | None,
+) -> None:
+    """Open a lobby here, or in a new thread, and post its table message."""
+    bot = _bot(interaction)
+    if interaction.guild is None or interaction.channel is None:
+        raise GameError("Games are played in server channels, not in direct messages.")
+    busy = bot.tables.in_location(interaction.channel.id)
+    if busy is not None:
+        raise GameError(
+            f"A game of {busy.spec.title} is already running in this channel: "
+            f"{_jump(busy, interaction.guild_id)}. Finish or cancel it first, or start with thread:True."
+        )
+    spec = bot.games[game]
+    timeout = minutes * 60 if minutes else None
+    if thread:
+        if not isinstance(interaction.channel, discord.TextChannel):
+            raise GameError("A new thread can only be opened from a text channel.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        room = await interaction.channel.create_thread(
+            name=f"{spec.title} with {interaction.user.display_name}",
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=1440,
+        )
+        table = await bot.tables.create(
+            game,
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel.id,
+            thread_id=room.id,
+            host=person(interaction.user),
+            options=options,
+            turn_timeout=timeout,
+        )
+        panel = bot.tables.public_panel(table)
+        message = await room.send(**message_parts(panel, table.id, table.record.version))
+        await bot.tables.attach_message(table, message.id)
+        await interaction.followup.send(f"Your table is open in {room.mention}.", ephemeral=True)
+        return
+    table = await bot.tables.create(
+        game,
+        guild_id=interaction.guild.id,
+        channel_id=interaction.channel.id,
+        host=person(interaction.user),
+        options=options,
+        turn_timeout=timeout,
+    )
+    panel = bot.tables.public_panel(table)
+    response = await interaction.response.send_message(**message_parts(panel, table.id, table.record.version))
+    message_id = response.message_id
+    if message_id is None:
+        message_id = (await interaction.original_response()).id
+    await bot.tables.attach_message(table, message_id)
+
+
+def game_group(game: str, title: str, start: app_commands.Command[Any, ..., Any]) -> app_commands.Group:
+    """``/<game>`` with ``start`` plus the subcommands every table has."""
+    group = app_commands.Group(name=game, description=f"Play {title}", guild_only=True)
+    group.add_command(start)
+
+    @app_commands.command(name="hand", description="Show your own view of the game (only you see it)")
+    async def hand(interaction: discord.Interaction) -> None:
+        table = table_here(interaction, game)
+        panel = await _bot(interaction).tables.private_panel(table.id, interaction.user.id)
+        await send_private(interaction, table, panel, edit=False)
+
+    @app_commands.command(name="status", description="Show the table here, only to you")
+    async def status(interaction: discord.Interaction) -> None:
+        table = table_here(interaction, game)
+        panel = _bot(interaction).tables.public_panel(table)
+        panel.controls = []
+        parts = message_parts(panel, table.id, table.record.version)
+        parts.pop("view")
+        await interaction.response.send_message(ephemeral=True, **parts)
+
+    @app_commands.command(name="leave", description="Give up your seat (an AI takes it over)")
+    async def leave(interaction: discord.Interaction) -> None:
+        table = table_here(interaction, game)
+        await _bot(interaction).tables.leave(table.id, person(interaction.user))
+        await interaction.response.send_message("You left the table.", ephemeral=True)
+        await _bot(interaction).tables.refresh(table)
+
+    @app_commands.command(name="cancel", description="Cancel the game here (host or Manage Server)")
+    async def cancel(interaction: discord.Interaction) -> None:
+        table = table_here(interaction, game)
+        await _bot(interaction).tables.cancel(
+            table.id, person(interaction.user), is_admin=is_manager(interaction)
+        )
+        await interaction.response.send_message(f"Game #{table.id} was cancelled.")
+        await _bot(interaction).tables.refresh(table)
+
+    @app_commands.command(name="kick", description="Remove a player; an AI takes their seat (host or Manage Server)")
+    @app_commands.describe(player="The player to remove")
+    async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
+        table = table_here(interaction, game)
+        await _bot(interaction).tables.kick(
+            table.id, person(interaction.user), player.id, is_admin=is_manager(interaction)
+        )
+        await interaction.response.send_message(f"{player.display_name} was removed from the table.")
+        await _bot(interaction).tables.refresh(table)
+
+    for command in (hand, status, leave, cancel, kick):
+        group.add_command(command)
+    return group

@@ -1,0 +1,99 @@
+"""/help, /about and /rules: what the bot is, how it is doing, and how each game is played."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import __version__
+from bot.engines.base import GameError
+from bot.games import all_games
+
+if TYPE_CHECKING:
+    from bot.client import QuantumTableBot
+
+GAME_CHOICES = [app_commands.Choice(name=s.title, value=s.name) for s in all_games().values()]
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+EMBED_LIMIT = 4000
+
+
+def rules_text(game: str) -> str:
+    path = RULES_DIR / f"{game}.md"
+    if not path.exists():
+        raise GameError("The rules page for that game is not written yet.")
+    return path.read_text(encoding="utf-8")
+
+
+def _uptime(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    parts = [f"{days}d"] if days else []
+    return " ".join([*parts, f"{hours}h {minutes}m {secs}s"])
+
+
+class General(commands.Cog):
+    def __init__(self, bot: QuantumTableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="What Quantum Table does and how to start a game")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(
+            title="Quantum Table",
+            description=(
+                "Card and dice games for your server. Start a table with `/<game> start`: a lobby "
+                "appears where people press **Join**, the host fills empty seats with **Add AI** "
+                "and presses **Start**. The table picture updates as the game moves; anything "
+                "secret (your hand) is shown only to you through **My view** or `/<game> hand`."
+            ),
+            colour=0x5865F2,
+        )
+        for spec in self.bot.games.values():
+            embed.add_field(
+                name=f"{spec.emoji} /{spec.name} · {spec.title}",
+                value=f"{spec.blurb}\n{spec.engine.min_players}–{spec.engine.max_players} players",
+                inline=False,
+            )
+        embed.add_field(
+            name="More",
+            value="`/rules` how a game is played · `/leaderboard` server standings · "
+            "`/stats` a player's record · `/about` the bot",
+            inline=False,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="about", description="Version, uptime and how busy the bot is")
+    async def about(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="About Quantum Table", colour=0x5865F2)
+        embed.add_field(name="Version", value=__version__)
+        embed.add_field(name="Uptime", value=_uptime(time.time() - self.bot.started_at))
+        embed.add_field(name="Servers", value=str(len(self.bot.guilds)))
+        embed.add_field(name="Active games", value=str(len(self.bot.tables.tables())))
+        embed.add_field(name="Games offered", value=", ".join(s.title for s in self.bot.games.values()))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="rules", description="How a game is played")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        spec = self.bot.games.get(game)
+        if spec is None:
+            raise GameError(f"There is no game called {game!r}. Try one of: {', '.join(self.bot.games)}.")
+        text = rules_text(game)
+        title, _, body = text.partition("\n")
+        pages = [body[i : i + EMBED_LIMIT] for i in range(0, len(body), EMBED_LIMIT)] or [""]
+        embeds = [
+            discord.Embed(title=title.lstrip("# ") if i == 0 else None, description=page, colour=0x5865F2)
+            for i, page in enumerate(pages[:3])
+        ]
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+
+
+
+async def setup(bot: QuantumTableBot) -> None:
+    await bot.add_cog(General(bot))

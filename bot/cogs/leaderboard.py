@@ -1,0 +1,147 @@
+"""/leaderboard and /stats: per-server standings for each game, with a skill rating."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.general import GAME_CHOICES
+from bot.engines.base import GameError
+from bot.render.leaderboard import render_leaderboard_png
+from bot.ui import reply_error
+
+if TYPE_CHECKING:
+    from bot.client import QuantumTableBot
+
+PAGE_SIZE = 10
+PAGE_ID = re.compile(r"lb:(?P<game>[a-z]+):(?P<page>[0-9]+):(?P<dir>prev|next)")
+
+
+def _bot(interaction: discord.Interaction) -> QuantumTableBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def leaderboard_parts(bot: QuantumTableBot, guild_id: int, game: str, page: int) -> dict[str, Any]:
+    """The message for one page of a game's board: picture, caption and page buttons."""
+    spec = bot.games.get(game)
+    if spec is None:
+        raise GameError(f"There is no game called {game!r}.")
+    page = max(page, 1)
+    rows, total = await bot.db.leaderboard(
+        guild_id, game, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE
+    )
+    pages = max(1, -(-total // PAGE_SIZE))
+    if page > pages:  # asked past the end: show the last page instead
+        page = pages
+        rows, total = await bot.db.leaderboard(
+            guild_id, game, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE
+        )
+    shown = [
+        {
+            "rank": (page - 1) * PAGE_SIZE + i + 1,
+            "name": row.name,
+            "games": row.games,
+            "wins": row.wins,
+            "points": int(row.points),
+            "rating": row.rating,
+        }
+        for i, row in enumerate(rows)
+    ]
+    title = f"{spec.title} leaderboard"
+    png = await asyncio.to_thread(render_leaderboard_png, title, shown, page, pages)
+    embed = discord.Embed(
+        title=title,
+        description=(
+            f"{total} player(s) ranked by skill rating. Rating starts near 1000 and grows with "
+            "wins against strong players." if total else "No finished games yet: start one!"
+        ),
+        colour=0xF1C40F,
+    )
+    embed.set_image(url="attachment://leaderboard.png")
+    embed.set_footer(text=f"Page {page} of {pages}")
+    view = discord.ui.View(timeout=None)
+    for direction, label in (("prev", "◀ Previous"), ("next", "Next ▶")):
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label,
+            custom_id=f"lb:{game}:{page}:{direction}",
+            disabled=(direction == "prev" and page <= 1) or (direction == "next" and page >= pages),
+        )
+        view.add_item(PageButton(button))
+    return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png"), "view": view}
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
+    """Previous/next on a leaderboard message; the page lives in the custom_id."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> PageButton:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = PAGE_ID.fullmatch(self.item.custom_id or "")
+        if match is None or interaction.guild_id is None:
+            return
+        page = int(match["page"]) + (1 if match["dir"] == "next" else -1)
+        try:
+            parts = await leaderboard_parts(_bot(interaction), interaction.guild_id, match["game"], page)
+            parts["attachments"] = [parts.pop("file")]
+            await interaction.response.edit_message(**parts)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+class Leaderboard(commands.Cog):
+    def __init__(self, bot: QuantumTableBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="This server's standings in a game")
+    @app_commands.describe(game="Which game", page="Page number")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        assert interaction.guild_id is not None
+        parts = await leaderboard_parts(self.bot, interaction.guild_id, game, page)
+        await interaction.response.send_message(**parts)
+
+    @app_commands.command(name="stats", description="A player's record on this server")
+    @app_commands.describe(player="Whose record (default: yours)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        rows = await self.bot.db.user_stats(interaction.guild_id, who.id)
+        embed = discord.Embed(title=f"{who.display_name}'s record", colour=0x5865F2)
+        if not rows:
+            embed.description = "No finished games on this server yet."
+        for row in rows:
+            title = self.bot.games[row.game].title if row.game in self.bot.games else row.game
+            embed.add_field(
+                name=title,
+                value=(
+                    f"#{row.position} of {row.board_size} · rating {row.rating:.0f}\n"
+                    f"{row.games} played · {row.wins} won · {row.points:g} points"
+                ),
+                inline=False,
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: QuantumTableBot) -> None:
+    bot.add_dynamic_items(PageButton)
+    await bot.add_cog(Leaderboard(bot))

@@ -1,0 +1,80 @@
+"""Settings from the environment and ``.env``, validated by pydantic-settings.
+
+Every setting is optional except the token, and even that is only needed to reach the real
+Discord. A malformed value is reported as one readable line by :func:`load_settings`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE = Path("data") / "quantum_table.db"
+
+
+class ConfigurationError(Exception):
+    """A setting is missing or malformed; the message is one line a person can act on."""
+
+
+class Settings(BaseSettings):
+    """Quantum Table's configuration. Field names map to upper-case environment variables."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+    )
+
+    discord_token: str | None = Field(
+        default=None, description="The bot token from the Discord developer portal."
+    )
+    dev_guild_id: int | None = Field(
+        default=None, description="A server to sync commands to at once while developing."
+    )
+    database_path: Path = Field(default=DEFAULT_DATABASE, description="SQLite database file.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    ai_delay: float = Field(
+        default=1.2, ge=0, le=30, description="Seconds an AI waits before each move."
+    )
+    turn_timeout: int = Field(
+        default=300, ge=30, le=86_400, description="Default seconds a player has for a move."
+    )
+    owner_ids: list[int] = Field(
+        default_factory=list, description="Discord user ids allowed to run owner commands."
+    )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("discord_token", "dev_guild_id", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def token(self) -> str | None:
+        return self.discord_token.strip() if self.discord_token else None
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the settings, turning a validation failure into one clear line."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            name = ".".join(str(part) for part in item["loc"]).upper() or "settings"
+            given = item.get("input")
+            shown = f" (got {given!r})" if isinstance(given, str | int | float) else ""
+            problems.append(f"{name}: {item['msg']}{shown}")
+        raise ConfigurationError("Configuration error: " + "; ".join(problems)) from None
+
+
+TOKEN_HELP = (
+    "No Discord token found. Create an application at https://discord.com/developers/applications,"
+    " add a bot, copy its token, and put DISCORD_TOKEN=<token> in a .env file beside the project"
+    " (see .env.example and the README)."
+)

@@ -1,0 +1,182 @@
+"""The one small protocol every game engine follows.
+
+Engines are pure rules: synchronous, deterministic from a seed, and free of discord,
+aiosqlite and PIL. The hosting core (``bot.tables``) knows games only through this module.
+
+Shape (after OpenSpiel and pokerkit):
+
+* ``new_game(config, n_players, seed)`` builds a state. Chance (dealing, dice) is drawn from
+  the state's own :class:`Rng`, so a game replays exactly from its seed and action log.
+* ``to_act(state)`` names the seats that must act now (several for simultaneous choices).
+* ``legal_actions(state, seat)`` lists what a UI should offer. ``apply`` may accept more
+  spellings of the same move (for example an AI's one-step ``roll:013``).
+* ``apply(state, seat, action)`` verifies first, then changes ``state`` in place and returns
+  public :class:`Event` records. A move against the rules raises :class:`IllegalAction`
+  with a sentence a player can read, and leaves the state untouched.
+* ``observe(state, seat)`` is the only way hidden information leaves an engine; ``None`` is a
+  spectator. AI players decide from exactly this observation (``ai_action``).
+
+Actions are short strings (they travel inside Discord component custom_ids, at most
+100 characters together with the table id).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import MutableSequence, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class GameError(Exception):
+    """Base of every error a player may read. ``str(error)`` is the sentence to show."""
+
+
+class IllegalAction(GameError):
+    """The move is well formed but the rules do not allow it now."""
+
+
+class InvalidAction(GameError):
+    """The move could not be understood at all (bad syntax or an unknown action)."""
+
+
+class ConfigError(GameError):
+    """A table option, or a combination of options, that cannot be played."""
+
+
+class Rng(BaseModel):
+    """A seeded random source that serialises as two integers.
+
+    Every draw builds a fresh ``random.Random`` from ``(seed, calls)``, so the stream depends
+    only on the seed and how many draws came before it, and survives a JSON round trip.
+    """
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    seed: int
+    calls: int = 0
+
+    def _next(self) -> random.Random:
+        generator = random.Random(f"{self.seed}:{self.calls}")
+        self.calls += 1
+        return generator
+
+    def randint(self, low: int, high: int) -> int:
+        return self._next().randint(low, high)
+
+    def random(self) -> float:
+        return self._next().random()
+
+    def choice(self, options: Sequence[Any]) -> Any:
+        return self._next().choice(options)
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        self._next().shuffle(items)
+
+    def dice(self, count: int, sides: int = 6) -> list[int]:
+        generator = self._next()
+        return [generator.randint(1, sides) for _ in range(count)]
+
+
+class Event(BaseModel):
+    """Something that happened, in a sentence everyone at the table may read.
+
+    ``text`` may name seats as ``{p0}``, ``{p1}`` …; the core fills in display names.
+    ``kind`` is a short machine tag (``"roll"``, ``"bank"``, ``"bust"`` …) for renderers and
+    tests. Events are public: an engine never puts hidden information in one.
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    def render(self, names: Sequence[str]) -> str:
+        return self.text.format(**{f"p{i}": name for i, name in enumerate(names)})
+
+
+class Outcome(BaseModel):
+    """How a finished game ended, seat by seat.
+
+    ``ranks[i]`` is 0 for first place; tied seats share a rank. ``scores`` are the game's own
+    points (shown on the leaderboard). ``winners`` lists the seats ranked first, empty on a
+    draw.
+    """
+
+    scores: list[float]
+    ranks: list[int]
+    winners: list[int]
+    draw: bool = False
+    summary: str = ""
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[float], summary: str = "") -> Outcome:
+        """Rank seats by score, highest first, ties sharing a rank."""
+        ordered = sorted(set(scores), reverse=True)
+        ranks = [ordered.index(s) for s in scores]
+        winners = [i for i, r in enumerate(ranks) if r == 0]
+        return cls(scores=list(scores), ranks=ranks, winners=winners, summary=summary)
+
+
+ConfigT = TypeVar("ConfigT", bound=BaseModel)
+StateT = TypeVar("StateT", bound=BaseModel)
+ObsT = TypeVar("ObsT", bound=BaseModel)
+
+
+class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
+    """One game's rules. Subclasses set the class attributes and implement the methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    config_model: ClassVar[type[BaseModel]]
+    state_model: ClassVar[type[BaseModel]]
+
+    @abstractmethod
+    def new_game(self, config: ConfigT, n_players: int, seed: int) -> StateT: ...
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> frozenset[int]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> list[str]: ...
+
+    @abstractmethod
+    def apply(self, state: StateT, seat: int, action: str) -> list[Event]: ...
+
+    @abstractmethod
+    def observe(self, state: StateT, seat: int | None) -> ObsT: ...
+
+    @abstractmethod
+    def is_over(self, state: StateT) -> bool: ...
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome: ...
+
+    @abstractmethod
+    def ai_action(self, observation: ObsT, rng: random.Random) -> str:
+        """Choose a move for the observed seat from its observation alone."""
+
+    # Conveniences shared by every engine -------------------------------------------------
+
+    def parse_config(self, options: dict[str, Any] | None = None) -> ConfigT:
+        """Validate table options into this game's config model."""
+        return self.config_model.model_validate(options or {})  # type: ignore[return-value]
+
+    def load_state(self, data: str | dict[str, Any]) -> StateT:
+        if isinstance(data, str):
+            return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+        return self.state_model.model_validate(data)  # type: ignore[return-value]
+
+    def dump_state(self, state: StateT) -> str:
+        return state.model_dump_json()
+
+    def check_player_count(self, n_players: int) -> None:
+        if not self.min_players <= n_players <= self.max_players:
+            raise ConfigError(
+                f"{self.title} needs {self.min_players} to {self.max_players} players, "
+                f"not {n_players}."
+            )

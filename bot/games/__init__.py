@@ -1,0 +1,12 @@
+"""The games the bot hosts: each pairs an engine (rules) with a UI (how it looks)."""
+
+from __future__ import annotations
+
+from bot.tables.protocols import GameSpec
+
+
+def all_games() -> dict[str, GameSpec]:
+    """Every hosted game by command name. Imported lazily so start-up stays cheap."""
+    from bot.games.qdice import SPEC as QDICE
+
+    return {spec.name: spec for spec in (QDICE,)}

@@ -1,0 +1,85 @@
+"""How Quantum dice looks at the table: controls on the public message (nothing is hidden)."""
+
+from __future__ import annotations
+
+from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
+from bot.render.qdice import render_qdice_png
+from bot.tables.protocols import GameSpec
+from bot.tables.views import Control, Field, Panel
+
+COLOUR_MARK = {"A": "⬜", "B": "🟦"}
+
+
+class QDiceUI:
+    def table_png(self, observation: QDiceObservation, names: list[str], log: list[str]) -> bytes:
+        return render_qdice_png(observation, names, log)
+
+    def turn_text(self, observation: QDiceObservation, names: list[str]) -> str:
+        obs = observation
+        if obs.current is None:
+            return ""
+        parts = [f"**{names[obs.current]}** to play", f"turn total {obs.turn_total:,}"]
+        if obs.selected:
+            score = obs.selection_score
+            parts.append(
+                f"selection scores {score:,}" if score is not None else "selection does not score"
+            )
+        else:
+            parts.append("pick the dice to keep, then Roll or Bank")
+        if obs.final_round and obs.contingent_winner is not None:
+            lead = names[obs.contingent_winner]
+            parts.append(f"last turns: beat {lead}'s {obs.scores[obs.contingent_winner]:,}")
+        return " · ".join(parts)
+
+    def public_controls(self, observation: QDiceObservation, legal: list[str]) -> list[Control]:
+        obs = observation
+        controls = [
+            Control(
+                f"t{i}",
+                f"{die.value}",
+                "primary" if i in obs.selected else "secondary",
+                row=i // 3,
+                emoji=COLOUR_MARK[die.colour],
+                disabled=f"t{i}" not in legal,
+            )
+            for i, die in enumerate(obs.dice)
+        ]
+        keep = obs.selection_score
+        left = len(obs.dice) - len(obs.selected)
+        roll_label = f"Roll {left or 6} dice" if obs.selected else "Roll"
+        bank_total = obs.turn_total + (keep or 0)
+        controls.append(Control("roll", roll_label, "success", row=2, disabled="roll" not in legal))
+        controls.append(
+            Control("bank", f"Bank {bank_total:,}", "danger", row=2, disabled="bank" not in legal)
+        )
+        return controls
+
+    def private_panel(
+        self, observation: QDiceObservation, legal: list[str], names: list[str]
+    ) -> Panel:
+        obs = observation
+        seat = obs.seat if obs.seat is not None else 0
+        status = "on the board" if obs.on_board[seat] else f"needs {obs.entry:,} in one turn"
+        fields = [
+            Field("Your score", f"{obs.scores[seat]:,} ({status})"),
+            Field("Target", f"{obs.target:,}"),
+        ]
+        if legal:
+            text = "It's your turn. " + self.turn_text(obs, names)
+            controls = self.public_controls(obs, legal)
+        else:
+            who = names[obs.current] if obs.current is not None else "nobody"
+            text = f"Waiting for **{who}**. Everything in Quantum dice is public: watch the table."
+            controls = []
+        return Panel(title="Your view", description=text, fields=fields, controls=controls)
+
+    def options_text(self, config: QDiceConfig) -> str:
+        return f"First to {config.target:,}; {config.entry:,} in one turn to get on the board."
+
+
+SPEC = GameSpec(
+    engine=QDiceEngine(),
+    ui=QDiceUI(),
+    emoji="🎲",
+    blurb="Six dice in two colours: push your luck to 10,000.",
+)

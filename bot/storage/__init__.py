@@ -1,0 +1,57 @@
+"""Storage: the only place in the bot with SQL (SQLite through aiosqlite).
+
+Import from here: ``from bot.storage import Database, GameRecord, SeatRecord, ...``.
+"""
+
+from .db import UNCHANGED, Database, Unchanged
+from .errors import (
+    GameClosed,
+    GameNotFound,
+    InvalidArgument,
+    MigrationError,
+    SchemaTooNew,
+    StorageError,
+    VersionConflict,
+)
+from .migrations import MIGRATIONS, Migration
+from .models import (
+    AI_PLAYER_NAME,
+    AI_USER_ID,
+    ActionRecord,
+    FinishedGame,
+    GameRecord,
+    GameStatus,
+    LeaderboardRow,
+    RatingChange,
+    SeatRecord,
+    SeatResult,
+    UserStats,
+)
+from .ratings import display_rating
+
+__all__ = [
+    "AI_PLAYER_NAME",
+    "AI_USER_ID",
+    "MIGRATIONS",
+    "UNCHANGED",
+    "ActionRecord",
+    "Database",
+    "FinishedGame",
+    "GameClosed",
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "InvalidArgument",
+    "LeaderboardRow",
+    "Migration",
+    "MigrationError",
+    "RatingChange",
+    "SchemaTooNew",
+    "SeatRecord",
+    "SeatResult",
+    "StorageError",
+    "Unchanged",
+    "UserStats",
+    "VersionConflict",
+    "display_rating",
+]

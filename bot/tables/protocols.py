@@ -1,0 +1,77 @@
+"""The two seams of the hosting core: a game's presentation, and the place it is shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.engines.base import Engine, GameError
+from bot.tables.views import Control, Panel
+
+if TYPE_CHECKING:
+    from bot.tables.table import Table
+
+
+class GameUI(Protocol):
+    """How one game looks: pure functions of an observation (no Discord, no I/O)."""
+
+    def table_png(self, observation: Any, names: list[str], log: list[str]) -> bytes:
+        """The public table picture (from a spectator's observation)."""
+
+    def turn_text(self, observation: Any, names: list[str]) -> str:
+        """A line or two under the title: whose turn it is and what they are deciding."""
+
+    def public_controls(self, observation: Any, legal: list[str]) -> list[Control]:
+        """Buttons on the public table for the seat to act (empty for hidden-hand games)."""
+
+    def private_panel(self, observation: Any, legal: list[str], names: list[str]) -> Panel:
+        """A seat's own view, sent only to that player, with the moves open to them."""
+
+    def options_text(self, config: Any) -> str:
+        """The table options in a short sentence for the lobby."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    engine: Engine[Any, Any, Any]
+    ui: GameUI
+    emoji: str = "🎲"
+    blurb: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @property
+    def title(self) -> str:
+        return self.engine.title
+
+
+class Presenter(Protocol):
+    """Where tables appear. The Discord layer implements it; tests may use a fake."""
+
+    async def show(self, table: Table, panel: Panel) -> None:
+        """Replace the table's public message with ``panel`` (edit in place)."""
+
+    async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
+        """Post a short public message in the table's channel, optionally pinging a user."""
+
+
+class NotSeated(GameError):
+    """The person is not playing at this table."""
+
+
+class NotYourTurn(GameError):
+    """The person is seated but it is not their move."""
+
+
+class NotAllowed(GameError):
+    """Only the host (or a server manager) may do this."""
+
+
+class StaleAction(GameError):
+    """A click on controls from an earlier moment of the game."""
+
+
+class TableNotFound(GameError):
+    """No such table, or it has ended."""

@@ -1,0 +1,91 @@
+"""One hosted game in memory: its stored record, live engine state and per-table lock."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.storage.models import GameRecord, SeatRecord
+from bot.tables.protocols import GameSpec
+
+LOG_LENGTH = 6  # recent events kept with the snapshot and shown on the table
+HISTORY_LENGTH = 64  # recent (version, seat) pairs, enough to spot a stale double click
+
+
+@dataclass
+class Table:
+    record: GameRecord
+    spec: GameSpec
+    state: BaseModel | None = None
+    log: list[str] = field(default_factory=list)
+    history: list[tuple[int, int]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    refresh_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    shown_version: int = -1
+    reminded_version: int = -1
+    runner: asyncio.Task[None] | None = None
+
+    # --- identity and seats ------------------------------------------------------------
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def seats(self) -> list[SeatRecord]:
+        return self.record.seats
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.record.seats]
+
+    @property
+    def location_id(self) -> int:
+        """The channel or thread that holds the table message."""
+        return self.record.thread_id or self.record.channel_id
+
+    @property
+    def config(self) -> BaseModel:
+        return self.spec.engine.parse_config(self.record.config)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.record.seats:
+            if seat.user_id == user_id and not seat.is_ai:
+                return seat.seat
+        return None
+
+    def is_bot_seat(self, seat: int) -> bool:
+        """True where the core moves for the seat: an AI, or a person on autopilot."""
+        record = self.record.seats[seat]
+        return record.is_ai or record.autopilot
+
+    def acted_since(self, seat: int, version: int) -> bool:
+        return any(v > version and s == seat for v, s in self.history)
+
+    # --- snapshot ----------------------------------------------------------------------
+
+    def snapshot_json(self) -> str:
+        assert self.state is not None
+        return json.dumps(
+            {
+                "state": json.loads(self.spec.engine.dump_state(self.state)),
+                "log": self.log,
+                "history": self.history,
+            },
+            separators=(",", ":"),
+        )
+
+    def load_snapshot(self, text: str) -> None:
+        data: dict[str, Any] = json.loads(text)
+        self.state = self.spec.engine.load_state(data["state"])
+        self.log = list(data.get("log", []))
+        self.history = [(int(v), int(s)) for v, s in data.get("history", [])]
+
+    def remember(self, version: int, seat: int, lines: list[str]) -> None:
+        self.history = [*self.history, (version, seat)][-HISTORY_LENGTH:]
+        self.log = [*self.log, *lines][-LOG_LENGTH:]

@@ -1,0 +1,65 @@
+"""What a table shows, as plain data. The Discord layer turns these into messages.
+
+Nothing here knows about discord.py: a :class:`Control` is a button or a select menu by
+label and action string, and the cog decides the custom_id (which carries the table id and
+version so that buttons keep working after a restart).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+# Core verbs start with "!" so they can never clash with a game's action strings.
+JOIN, LEAVE, ADD_AI, START, CANCEL, HAND = "!join", "!leave", "!addai", "!start", "!cancel", "!hand"
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    value: str
+    description: str | None = None
+    emoji: str | None = None
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Control:
+    """A button (no ``options``) or a select menu whose chosen value is the action."""
+
+    action: str
+    label: str
+    style: Style = "secondary"
+    row: int | None = None
+    disabled: bool = False
+    emoji: str | None = None
+    options: tuple[Option, ...] = ()
+    placeholder: str | None = None
+
+    @property
+    def is_select(self) -> bool:
+        return bool(self.options)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    value: str
+    inline: bool = True
+
+
+@dataclass
+class Panel:
+    """One message's worth of content: an embed with an optional PNG and controls."""
+
+    title: str
+    description: str = ""
+    fields: list[Field] = field(default_factory=list)
+    colour: int = 0x5865F2
+    image_png: bytes | None = None
+    image_name: str = "table.png"
+    footer: str | None = None
+    content: str | None = None
+    controls: list[Control] = field(default_factory=list)

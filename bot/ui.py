@@ -1,0 +1,253 @@
+"""The Discord side of tables: panels to messages, clicks to table calls, errors to replies.
+
+Every control's custom_id is ``qt:<game id>:<version>:<action>``, so one
+:class:`~discord.ui.DynamicItem` per component type routes clicks on any table message,
+including messages sent before a restart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engines.base import GameError
+from bot.tables.manager import Person, TableManager
+from bot.tables.table import Table
+from bot.tables.views import ADD_AI, CANCEL, HAND, JOIN, LEAVE, START, Control, Panel
+
+if TYPE_CHECKING:
+    from bot.client import QuantumTableBot
+
+log = logging.getLogger(__name__)
+
+CUSTOM_ID = re.compile(r"qt:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>.{1,80})")
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def custom_id(game_id: int, version: int, action: str) -> str:
+    return f"qt:{game_id}:{version}:{action}"
+
+
+def person(user: discord.abc.User) -> Person:
+    return Person(id=user.id, name=user.display_name)
+
+
+def is_manager(interaction: discord.Interaction) -> bool:
+    """Whether the user may cancel games and remove players in this channel."""
+    return bool(interaction.permissions.manage_guild)
+
+
+# --- panels to message parts --------------------------------------------------------------
+
+
+def build_view(panel: Panel, game_id: int, version: int) -> discord.ui.View | None:
+    if not panel.controls:
+        return None
+    view = discord.ui.View(timeout=None)
+    for control in panel.controls:
+        view.add_item(_component(control, game_id, version))
+    return view
+
+
+def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[Any]:
+    cid = custom_id(game_id, version, control.action)
+    if control.is_select:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=cid,
+            placeholder=control.placeholder or control.label,
+            options=[
+                discord.SelectOption(
+                    label=o.label, value=o.value, description=o.description, emoji=o.emoji, default=o.default
+                )
+                for o in control.options
+            ],
+            disabled=control.disabled,
+            row=control.row,
+        )
+        return TableSelect(select)
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        custom_id=cid,
+        label=control.label,
+        style=STYLES[control.style],
+        emoji=control.emoji,
+        disabled=control.disabled,
+        row=control.row,
+    )
+    return TableButton(button)
+
+
+def message_parts(panel: Panel, game_id: int, version: int) -> dict[str, Any]:
+    """Keyword arguments for send/edit: content, embed, attachments and view."""
+    embed = discord.Embed(title=panel.title, description=panel.description or None, colour=panel.colour)
+    for field in panel.fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    if panel.footer:
+        embed.set_footer(text=panel.footer)
+    files: list[discord.File] = []
+    if panel.image_png is not None:
+        files.append(discord.File(io.BytesIO(panel.image_png), filename=panel.image_name))
+        embed.set_image(url=f"attachment://{panel.image_name}")
+    return {
+        "content": panel.content,
+        "embed": embed,
+        "files": files,
+        "view": build_view(panel, game_id, version),
+    }
+
+
+def edit_parts(panel: Panel, game_id: int, version: int) -> dict[str, Any]:
+    """Like :func:`message_parts`, for editing: new attachments replace the old ones."""
+    parts = message_parts(panel, game_id, version)
+    parts["attachments"] = parts.pop("files")
+    return parts
+
+
+# --- the presenter ------------------------------------------------------------------------
+
+
+class DiscordPresenter:
+    """Shows tables in Discord: edits the table message, posts short announcements."""
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+
+    async def show(self, table: Table, panel: Panel) -> None:
+        if table.record.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(table.location_id)
+        message = channel.get_partial_message(table.record.message_id)
+        await message.edit(**edit_parts(panel, table.id, table.record.version))
+
+    async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
+        channel = self.bot.get_partial_messageable(table.location_id)
+        content = f"<@{mention}> {text}" if mention else text
+        allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
+        await channel.send(content, allowed_mentions=allowed)
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The one place errors become replies: readable for players, logged for us."""
+    original = getattr(error, "original", error)
+    if isinstance(original, GameError):
+        text = str(original)
+    elif isinstance(error, app_commands.CommandOnCooldown):
+        text = f"Slow down a little: try again in {error.retry_after:.0f} s."
+    elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+        text = "You don't have permission to do that here."
+    elif isinstance(original, discord.Forbidden):
+        text = "I'm missing a permission in this channel (I need to send messages, embed links and attach files)."
+        log.warning("Forbidden: %s", original)
+    else:
+        text = "Something went wrong on our side. It has been logged; please try again."
+        log.error("Unhandled error in an interaction", exc_info=original)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not deliver an error reply: %s", text)
+
+
+# --- clicks -------------------------------------------------------------------------------
+
+
+def _tables(interaction: discord.Interaction) -> TableManager:
+    bot: QuantumTableBot = interaction.client  # type: ignore[assignment]
+    return bot.tables
+
+
+async def send_private(interaction: discord.Interaction, table: Table, panel: Panel, *, edit: bool) -> None:
+    """Send (or update, for clicks inside it) a player's ephemeral view."""
+    if edit:
+        await interaction.response.edit_message(**edit_parts(panel, table.id, table.record.version))
+    else:
+        await interaction.response.send_message(ephemeral=True, **message_parts(panel, table.id, table.record.version))
+
+
+async def handle_click(interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
+    manager = _tables(interaction)
+    table = manager.get(game_id)
+    who = person(interaction.user)
+    private = bool(interaction.message and interaction.message.flags.ephemeral)
+    if action == HAND:
+        panel = await manager.private_panel(game_id, who.id)
+        await send_private(interaction, table, panel, edit=False)
+        return
+    lobby_verbs = {
+        JOIN: lambda: manager.join(game_id, who),
+        ADD_AI: lambda: manager.add_ai(game_id, who),
+        START: lambda: manager.start(game_id, who),
+        LEAVE: lambda: manager.leave(game_id, who),
+        CANCEL: lambda: manager.cancel(game_id, who, is_admin=is_manager(interaction)),
+    }
+    if action in lobby_verbs:
+        await lobby_verbs[action]()
+    else:
+        await manager.act(game_id, who.id, action, version)
+    if private:
+        panel = await manager.private_panel(game_id, who.id) if table.record.is_live else None
+        if panel is not None:
+            await send_private(interaction, table, panel, edit=True)
+        else:
+            await interaction.response.defer()
+    else:
+        await interaction.response.defer()
+    await manager.refresh(table)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+    """Any button on any table message, before or after a restart."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self.item.custom_id or "", None)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTOM_ID):
+    """Any select menu on a table message; the chosen value is the action."""
+
+    def __init__(self, item: discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> TableSelect:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        await _dispatch(interaction, self.item.custom_id or "", values[0] if values else None)
+
+
+async def _dispatch(interaction: discord.Interaction, cid: str, value: str | None) -> None:
+    match = CUSTOM_ID.fullmatch(cid)
+    if match is None:
+        return
+    action = value if value is not None else match["action"]
+    try:
+        await handle_click(interaction, int(match["game"]), int(match["version"]), action)
+    except Exception as error:
+        await reply_error(interaction, error)

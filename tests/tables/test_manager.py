@@ -1,0 +1,181 @@
+"""The hosting core on its own: a toy game, an in-memory presenter and a real database."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.engines.base import GameError
+from bot.storage.db import Database
+from bot.tables.manager import Person, TableManager
+from bot.tables.protocols import NotAllowed, NotSeated, NotYourTurn, StaleAction
+from bot.tables.table import Table
+from bot.tables.views import Panel
+from tests.tables.toy import TOY
+
+ALICE, BOB, CAROL = Person(1, "Alice"), Person(2, "Bob"), Person(3, "Carol")
+GUILD, CHANNEL = 100, 200
+
+
+class Recorder:
+    """A presenter that remembers what it was asked to show."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, Panel]] = []
+        self.announced: list[tuple[int, str, int | None]] = []
+
+    async def show(self, table: Table, panel: Panel) -> None:
+        self.shown.append((table.id, panel))
+
+    async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
+        self.announced.append((table.id, text, mention))
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "core.db")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def manager(db: Database):
+    core = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0, turn_timeout=60)
+    yield core
+    await core.close()
+
+
+async def _game(manager: TableManager, *people: Person, ai: int = 0) -> Table:
+    table = await manager.create("toy", guild_id=GUILD, channel_id=CHANNEL, host=people[0], seed=7)
+    await manager.attach_message(table, 999)
+    for person in people[1:]:
+        await manager.join(table.id, person)
+    for _ in range(ai):
+        await manager.add_ai(table.id, people[0])
+    return table
+
+
+async def test_lobby_seats_and_host_rules(manager: TableManager) -> None:
+    table = await _game(manager, ALICE, BOB)
+    assert [s.name for s in table.seats] == ["Alice", "Bob"]
+    with pytest.raises(GameError, match="already have a seat"):
+        await manager.join(table.id, BOB)
+    with pytest.raises(NotAllowed):
+        await manager.add_ai(table.id, BOB)
+    with pytest.raises(NotAllowed):
+        await manager.start(table.id, BOB)
+    with pytest.raises(GameError, match="already running here"):
+        await manager.create("toy", guild_id=GUILD, channel_id=CHANNEL, host=CAROL)
+    await manager.leave(table.id, ALICE)  # the host leaves: Bob becomes host
+    assert table.record.host_id == BOB.id
+    assert [s.seat for s in table.seats] == [0]
+
+
+async def test_start_needs_enough_players(manager: TableManager) -> None:
+    table = await _game(manager, ALICE)
+    with pytest.raises(GameError, match="at least 2 players"):
+        await manager.start(table.id, ALICE)
+
+
+async def test_turns_outsiders_and_saving(manager: TableManager, db: Database) -> None:
+    table = await _game(manager, ALICE, BOB)
+    await manager.start(table.id, ALICE)
+    with pytest.raises(NotSeated):
+        await manager.act(table.id, CAROL.id, "add1", None)
+    with pytest.raises(NotYourTurn):
+        await manager.act(table.id, BOB.id, "add1", None)
+    await manager.act(table.id, ALICE.id, "add2", table.record.version)
+    stored = await db.load_game(table.id)
+    assert stored is not None and stored.version == table.record.version == 2
+    log = await db.actions(table.id)
+    assert [(a.seat, a.action, a.user_id) for a in log] == [(0, "add2", ALICE.id)]
+    with pytest.raises(GameError):
+        await manager.act(table.id, BOB.id, "jump", None)
+    assert table.record.version == 2  # the illegal move changed nothing
+
+
+async def test_two_simultaneous_clicks_apply_once(manager: TableManager) -> None:
+    table = await _game(manager, ALICE, BOB)
+    await manager.start(table.id, ALICE)
+    version = table.record.version
+    results = await asyncio.gather(
+        manager.act(table.id, ALICE.id, "add1", version),
+        manager.act(table.id, ALICE.id, "add1", version),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, Table) for r in results) == 1
+    assert sum(isinstance(r, NotYourTurn | StaleAction) for r in results) == 1
+    assert table.state is not None and table.state.totals == [1, 0]
+
+
+async def test_ai_plays_and_game_finishes_into_leaderboard(manager: TableManager, db: Database) -> None:
+    table = await _game(manager, ALICE, ai=1)
+    await manager.start(table.id, ALICE)
+    for _ in range(20):
+        if table.record.status != "active":
+            break
+        if table.state.current == 0:  # type: ignore[union-attr]
+            await manager.act(table.id, ALICE.id, "add1", None)
+        await asyncio.sleep(0.02)
+    assert table.record.status == "finished"
+    rows, total = await db.leaderboard(GUILD, "toy")
+    assert total == 1 and rows[0].user_id == ALICE.id and rows[0].wins == 0
+    assert manager.in_location(CHANNEL) is None
+
+
+async def test_restart_restores_and_continues(db: Database) -> None:
+    first = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0)
+    table = await _game(first, ALICE, BOB)
+    await first.start(table.id, ALICE)
+    await first.act(table.id, ALICE.id, "add2", None)
+    await first.close()
+
+    presenter = Recorder()
+    second = TableManager(db, {"toy": TOY}, presenter, ai_delay=0)
+    assert await second.restore() == 1
+    again = second.get(table.id)
+    assert again.state is not None and again.state.totals == [2, 0]
+    assert presenter.shown and presenter.shown[-1][0] == table.id  # message refreshed
+    await second.act(table.id, BOB.id, "add1", None)
+    assert again.state.totals == [2, 1]
+    await second.close()
+
+
+async def test_deadline_reminds_then_ai_covers_until_return(db: Database) -> None:
+    presenter = Recorder()
+    manager = TableManager(db, {"toy": TOY}, presenter, ai_delay=0, turn_timeout=0.2)
+    table = await _game(manager, ALICE, BOB)
+    await manager.start(table.id, ALICE)
+    for _ in range(100):
+        if table.seats[0].autopilot:
+            break
+        await asyncio.sleep(0.02)
+    assert any(mention == ALICE.id for _, _, mention in presenter.announced)  # reminder
+    assert table.seats[0].autopilot
+    stored = await db.load_game(table.id)
+    assert stored is not None and stored.seats[0].autopilot  # survives a restart
+    await asyncio.sleep(0.1)
+    assert table.state is not None and table.state.totals[0] == 2  # the AI moved for Alice
+    await manager.private_panel(table.id, ALICE.id)  # Alice comes back
+    assert not table.seats[0].autopilot
+    assert any("is back" in text for _, text, _ in presenter.announced)
+    await manager.close()
+
+
+async def test_cancel_and_kick_permissions(manager: TableManager) -> None:
+    table = await _game(manager, ALICE, BOB, CAROL)
+    await manager.start(table.id, ALICE)
+    with pytest.raises(NotAllowed):
+        await manager.cancel(table.id, BOB, is_admin=False)
+    with pytest.raises(NotAllowed):
+        await manager.kick(table.id, BOB, CAROL.id, is_admin=False)
+    await manager.kick(table.id, BOB, CAROL.id, is_admin=True)  # a server manager may
+    assert table.seats[2].is_ai and table.seat_of(CAROL.id) is None
+    await manager.leave(table.id, BOB)
+    assert table.seats[1].is_ai
+    await manager.cancel(table.id, ALICE, is_admin=False)
+    assert table.record.status == "cancelled"
+    with pytest.raises(GameError):
+        await manager.act(table.id, ALICE.id, "add1", None)

@@ -1,0 +1,88 @@
+"""A tiny game for testing the hosting core on its own: add 1 or 2 in turn; first to 10 wins."""
+
+from __future__ import annotations
+
+import random
+
+from pydantic import BaseModel, Field
+
+from bot.engines.base import Engine, Event, IllegalAction, Outcome, Rng
+from bot.tables.protocols import GameSpec
+from bot.tables.views import Control, Panel
+
+
+class ToyConfig(BaseModel):
+    goal: int = Field(default=10, ge=2, le=100)
+
+
+class ToyState(BaseModel):
+    goal: int
+    totals: list[int]
+    current: int = 0
+    rng: Rng
+
+
+class ToyObs(BaseModel):
+    seat: int | None
+    totals: list[int]
+    current: int | None
+    goal: int
+
+
+class ToyEngine(Engine[ToyConfig, ToyState, ToyObs]):
+    name = "toy"
+    title = "Toy race"
+    min_players = 2
+    max_players = 4
+    config_model = ToyConfig
+    state_model = ToyState
+
+    def new_game(self, config: ToyConfig, n_players: int, seed: int) -> ToyState:
+        self.check_player_count(n_players)
+        return ToyState(goal=config.goal, totals=[0] * n_players, rng=Rng(seed=seed))
+
+    def to_act(self, state: ToyState) -> frozenset[int]:
+        return frozenset() if self.is_over(state) else frozenset({state.current})
+
+    def legal_actions(self, state: ToyState, seat: int) -> list[str]:
+        return ["add1", "add2"] if seat in self.to_act(state) else []
+
+    def apply(self, state: ToyState, seat: int, action: str) -> list[Event]:
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(f"{action!r} is not a move you can make now.")
+        state.totals[seat] += int(action[-1])
+        state.current = (seat + 1) % len(state.totals)
+        return [Event(kind="add", text=f"{{p{seat}}} added {action[-1]}.", seat=seat)]
+
+    def observe(self, state: ToyState, seat: int | None) -> ToyObs:
+        current = None if self.is_over(state) else state.current
+        return ToyObs(seat=seat, totals=list(state.totals), current=current, goal=state.goal)
+
+    def is_over(self, state: ToyState) -> bool:
+        return max(state.totals) >= state.goal
+
+    def outcome(self, state: ToyState) -> Outcome:
+        return Outcome.from_scores(state.totals)
+
+    def ai_action(self, observation: ToyObs, rng: random.Random) -> str:
+        return "add2"
+
+
+class ToyUI:
+    def table_png(self, observation: ToyObs, names: list[str], log: list[str]) -> bytes:
+        return b"\x89PNG-toy-" + ",".join(map(str, observation.totals)).encode()
+
+    def turn_text(self, observation: ToyObs, names: list[str]) -> str:
+        return "" if observation.current is None else f"{names[observation.current]} to play"
+
+    def public_controls(self, observation: ToyObs, legal: list[str]) -> list[Control]:
+        return [Control(a, a) for a in legal]
+
+    def private_panel(self, observation: ToyObs, legal: list[str], names: list[str]) -> Panel:
+        return Panel(title="You", description=f"total {observation.totals[observation.seat or 0]}")
+
+    def options_text(self, config: ToyConfig) -> str:
+        return f"goal {config.goal}"
+
+
+TOY = GameSpec(engine=ToyEngine(), ui=ToyUI(), emoji="🧸", blurb="A toy")
