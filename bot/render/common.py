@@ -1,0 +1,423 @@
+"""Shared drawing kit for the table renderers: palette, fonts, panels, text and dice.
+
+Everything here is pure and deterministic: the same arguments always give the same pixels.
+Only Pillow's bundled font is used (``ImageFont.load_default(size=...)``, FreeType-backed,
+basic layout), so rendering never depends on the fonts of the host. That font covers ASCII
+and a few symbols only, so :func:`clean_text` folds or drops what it cannot draw.
+
+Costly pieces (fonts, die sprites, glyph checks) are cached per process.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+RGB = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont
+
+# Supersampling factor for the cached anti-aliased sprites (dice, shadows).
+_SS = 4
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of every table image (dark theme, sits well in Discord)."""
+
+    bg: RGB = (24, 26, 32)
+    header: RGB = (34, 37, 46)
+    panel: RGB = (36, 40, 50)
+    panel_alt: RGB = (42, 47, 59)
+    panel_edge: RGB = (58, 64, 80)
+    felt: RGB = (27, 86, 64)
+    felt_edge: RGB = (19, 62, 46)
+    tray: RGB = (18, 58, 43)
+    text: RGB = (236, 238, 243)
+    text_dim: RGB = (160, 167, 184)
+    text_faint: RGB = (118, 125, 142)
+    accent: RGB = (255, 197, 61)  # gold: selection, current player, winner
+    accent_dim: RGB = (120, 95, 34)
+    current_row: RGB = (55, 62, 84)
+    good: RGB = (88, 196, 128)
+    warn: RGB = (255, 150, 64)
+    bad: RGB = (232, 88, 88)
+    bar_bg: RGB = (22, 24, 30)
+    bar_off: RGB = (110, 117, 134)
+    final: RGB = (204, 112, 28)
+    win: RGB = (196, 150, 24)
+    neutral_strip: RGB = (44, 50, 66)
+    gold: RGB = (230, 184, 60)
+    silver: RGB = (180, 188, 200)
+    bronze: RGB = (196, 128, 74)
+
+
+PALETTE = Palette()
+
+
+@dataclass(frozen=True)
+class DieStyle:
+    """How one die colour looks. Light vs dark keeps A and B apart for colour-blind eyes too."""
+
+    letter: str
+    face: RGB
+    pip: RGB
+    edge: RGB
+
+
+# Colour A: ivory with dark pips. Colour B: deep blue with white pips.
+DIE_STYLES: dict[str, DieStyle] = {
+    "A": DieStyle("A", face=(246, 238, 214), pip=(38, 34, 30), edge=(176, 160, 122)),
+    "B": DieStyle("B", face=(30, 70, 160), pip=(255, 255, 255), edge=(150, 180, 240)),
+}
+
+
+# --------------------------------------------------------------------------- fonts and text
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> Font:
+    """Pillow's bundled FreeType font at ``size`` pixels, cached."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow < 10.1
+        raise RuntimeError("Pillow was built without FreeType; the renderers need it")
+    return loaded
+
+
+@lru_cache(maxsize=1)
+def _notdef_key() -> tuple[tuple[int, int], bytes]:
+    mask = font(20).getmask("\uffff")
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """True when the bundled font draws ``char`` (not the empty-box fallback)."""
+    if char == " ":
+        return True
+    mask = font(20).getmask(char)
+    return (mask.size, bytes(mask)) != _notdef_key()
+
+
+_FOLD = {
+    "\u2013": "-",  # en dash
+    "\u2014": "-",  # em dash
+    "\u2212": "-",  # minus
+    "\u00d7": "x",
+    "\u2192": "->",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+}
+
+
+@lru_cache(maxsize=2048)
+def clean_text(text: str) -> str:
+    """Fold ``text`` to what the bundled font can draw.
+
+    Accents are stripped (``é`` → ``e``), dashes folded, unsupported letters and digits
+    become ``?``, and other unsupported symbols (emoji, joiners, controls) are dropped.
+    """
+    out: list[str] = []
+    for raw in text:
+        if raw in _FOLD:
+            out.append(_FOLD[raw])
+            continue
+        if raw in "\n\r\t":
+            out.append(" ")
+            continue
+        if has_glyph(raw):
+            out.append(raw)
+            continue
+        decomposed = unicodedata.normalize("NFKD", raw)
+        base = "".join(c for c in decomposed if not unicodedata.combining(c))
+        if base and all(has_glyph(c) for c in base):
+            out.append(base)
+        elif unicodedata.category(raw)[0] in "LN":
+            out.append("?")
+    return " ".join("".join(out).split())
+
+
+def display_name(name: str, fallback: str) -> str:
+    """A drawable player name; ``fallback`` when nothing readable survives cleaning."""
+    cleaned = clean_text(name)
+    if not any(c.isalnum() and c != "?" for c in cleaned):
+        return fallback
+    return cleaned
+
+
+def text_width(text: str, fnt: Font) -> float:
+    """Advance width of ``text`` in ``fnt``."""
+    return fnt.getlength(text)
+
+
+def ellipsize(text: str, fnt: Font, max_width: float) -> str:
+    """``text`` cut with ``…`` so it fits in ``max_width`` pixels (cleaned first)."""
+    text = clean_text(text)
+    if fnt.getlength(text) <= max_width:
+        return text
+    ellipsis = "…"
+    low, high = 0, len(text)
+    while low < high:  # longest prefix that fits together with the ellipsis
+        mid = (low + high + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + ellipsis) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return (text[:low].rstrip() + ellipsis) if low else ellipsis
+
+
+def fit_font(text: str, sizes: Sequence[int], max_width: float) -> Font:
+    """The largest font among ``sizes`` (given large to small) in which ``text`` fits."""
+    text = clean_text(text)
+    for size in sizes:
+        if font(size).getlength(text) <= max_width:
+            return font(size)
+    return font(sizes[-1])
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    *,
+    anchor: str = "la",
+    max_width: float | None = None,
+    bold: bool = False,
+) -> float:
+    """Draw cleaned (and optionally ellipsized) text; returns the drawn width.
+
+    ``bold`` thickens the strokes with a 1 px outline of the same colour (the bundled font
+    has no bold face).
+    """
+    fnt = font(size)
+    text = ellipsize(text, fnt, max_width) if max_width is not None else clean_text(text)
+    if not text:
+        return 0.0
+    stroke = 1 if bold else 0
+    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+    return fnt.getlength(text) + 2 * stroke
+
+
+def fmt_int(value: int) -> str:
+    """``12345`` → ``12,345``."""
+    return f"{value:,}"
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+def panel(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    fill: RGB,
+    *,
+    radius: int = 12,
+    outline: RGB | None = None,
+    width: int = 1,
+) -> None:
+    """A rounded rectangle panel."""
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def progress_bar(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    fraction: float,
+    fill: RGB,
+    *,
+    background: RGB = PALETTE.bar_bg,
+) -> None:
+    """A rounded horizontal bar filled to ``fraction`` (clamped to 0..1)."""
+    x0, y0, x1, y1 = box
+    radius = int((y1 - y0) // 2)
+    draw.rounded_rectangle(box, radius=radius, fill=background)
+    fraction = min(1.0, max(0.0, fraction))
+    if fraction > 0:
+        end = max(x0 + 2 * radius, x0 + (x1 - x0) * fraction)
+        draw.rounded_rectangle((x0, y0, end, y1), radius=radius, fill=fill)
+
+
+def star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill: RGB) -> None:
+    """A five-pointed star."""
+    cx, cy = centre
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    draw.polygon(points, fill=fill)
+
+
+def crown(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: RGB) -> None:
+    """A small three-point crown filling ``box``."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    points = [
+        (x0, y1),
+        (x0, y0 + h * 0.25),
+        (x0 + w * 0.28, y0 + h * 0.55),
+        (x0 + w * 0.5, y0),
+        (x0 + w * 0.72, y0 + h * 0.55),
+        (x1, y0 + h * 0.25),
+        (x1, y1),
+    ]
+    draw.polygon(points, fill=fill)
+
+
+def check_mark(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: RGB, width: int = 3
+) -> None:
+    """A tick drawn as two lines inside ``box``."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    draw.line(
+        [(x0, y0 + h * 0.55), (x0 + w * 0.38, y1), (x1, y0)],
+        fill=fill,
+        width=width,
+        joint="curve",
+    )
+
+
+def triangle_right(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, fill: RGB
+) -> None:
+    """A right-pointing triangle (turn marker)."""
+    cx, cy = centre
+    half = size / 2
+    draw.polygon(
+        [(cx - half * 0.8, cy - half), (cx + half, cy), (cx - half * 0.8, cy + half)], fill=fill
+    )
+
+
+# --------------------------------------------------------------------------- dice
+
+# Pip positions on a unit face, per value.
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+@lru_cache(maxsize=256)
+def die_sprite(value: int, colour: str, size: int, ring: RGB | None = None) -> Image.Image:
+    """An anti-aliased RGBA die face ``size`` px square, with an optional highlight ring.
+
+    With a ring the sprite is ``size + 2 * ring_pad`` wide (see :func:`ring_pad`), so paste it
+    at ``(x - ring_pad(size), y - ring_pad(size))``.
+    """
+    style = DIE_STYLES[colour]
+    pad = ring_pad(size) if ring is not None else 0
+    full = size + 2 * pad
+    big = Image.new("RGBA", (full * _SS, full * _SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    s = size * _SS
+    o = pad * _SS
+    radius = int(s * 0.18)
+    if ring is not None:
+        ring_w = max(3, size // 16) * _SS
+        d.rounded_rectangle(
+            (
+                o - ring_w - _SS * 2,
+                o - ring_w - _SS * 2,
+                o + s + ring_w + _SS * 2,
+                o + s + ring_w + _SS * 2,
+            ),
+            radius=radius + ring_w + _SS * 2,
+            fill=(*ring, 255),
+        )
+    edge = max(1, size // 28) * _SS
+    d.rounded_rectangle((o, o, o + s - 1, o + s - 1), radius=radius, fill=(*style.edge, 255))
+    d.rounded_rectangle(
+        (o + edge, o + edge, o + s - 1 - edge, o + s - 1 - edge),
+        radius=max(1, radius - edge),
+        fill=(*style.face, 255),
+    )
+    pip_r = s * 0.085
+    for px, py in _PIPS[value]:
+        cx, cy = o + px * s, o + py * s
+        d.ellipse((cx - pip_r, cy - pip_r, cx + pip_r, cy + pip_r), fill=(*style.pip, 255))
+    return big.resize((full, full), Image.Resampling.LANCZOS)
+
+
+def ring_pad(size: int) -> int:
+    """Extra margin a ringed die sprite carries on each side."""
+    return max(3, size // 16) + 3
+
+
+@lru_cache(maxsize=32)
+def shadow_sprite(size: int, blur: int = 4, alpha: int = 110) -> Image.Image:
+    """A soft rounded shadow for a ``size`` px die (sprite is ``size + 4 * blur`` square)."""
+    full = size + 4 * blur
+    img = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    o = 2 * blur
+    d.rounded_rectangle((o, o, o + size, o + size), radius=int(size * 0.18), fill=(0, 0, 0, alpha))
+    return img.filter(ImageFilter.GaussianBlur(blur))
+
+
+def draw_die(
+    image: Image.Image,
+    xy: tuple[int, int],
+    value: int,
+    colour: str,
+    size: int,
+    *,
+    ring: RGB | None = None,
+    shadow: bool = True,
+    shadow_offset: tuple[int, int] = (3, 4),
+) -> None:
+    """Paste a die with top-left corner at ``xy`` onto ``image`` (RGB or RGBA)."""
+    x, y = xy
+    if shadow:
+        sh = shadow_sprite(size)
+        blur = (sh.width - size) // 4
+        image.paste(sh, (x - 2 * blur + shadow_offset[0], y - 2 * blur + shadow_offset[1]), sh)
+    sprite = die_sprite(value, colour, size, ring)
+    pad = ring_pad(size) if ring is not None else 0
+    image.paste(sprite, (x - pad, y - pad), sprite)
+
+
+def colour_chip(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, size: int = 18
+) -> None:
+    """A small chip in the die's colours carrying its letter, so colour is never the only cue."""
+    style = DIE_STYLES[colour]
+    cx, cy = centre
+    half = size / 2 + 3
+    draw.rounded_rectangle(
+        (cx - half, cy - half, cx + half, cy + half),
+        radius=5,
+        fill=style.face,
+        outline=style.edge,
+        width=1,
+    )
+    draw.text((cx, cy + 1), style.letter, font=font(size), fill=style.pip, anchor="mm")
+
+
+# --------------------------------------------------------------------------- output
+
+
+def to_png(image: Image.Image, *, palette: bool = True, compress_level: int = 6) -> bytes:
+    """Encode ``image`` as PNG bytes, deterministically.
+
+    With ``palette`` (the default) an RGB image is first reduced to 256 colours (fast octree,
+    no dithering): the table art is flat, so this looks the same, encodes faster and makes
+    files about three times smaller. Pass ``palette=False`` for photographic content.
+    """
+    if palette and image.mode == "RGB":
+        image = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=compress_level)
+    return buffer.getvalue()

@@ -1,0 +1,433 @@
+"""The quantum dice table as one image: rolled dice, kept tray, turn score and scoreboard.
+
+Pure: :func:`render_qdice` turns a :class:`~bot.engines.qdice.QDiceObservation` plus the seat
+names (and optionally a few recent event lines) into a fixed-size ``PIL.Image``. The size
+never changes during a game, so edited Discord messages do not jump.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engines.qdice import QDiceObservation
+from bot.render.common import (
+    PALETTE,
+    colour_chip,
+    crown,
+    display_name,
+    draw_die,
+    draw_text,
+    fmt_int,
+    font,
+    panel,
+    progress_bar,
+    star,
+    to_png,
+    triangle_right,
+)
+
+WIDTH, HEIGHT = 960, 600
+SIZE = (WIDTH, HEIGHT)
+
+# Layout (pixels). Left: the felt with the dice; right: the scoreboard.
+MARGIN = 16
+HEADER_H = 64
+STRIP = (MARGIN, 76, WIDTH - MARGIN, 116)
+FELT = (MARGIN, 128, 600, HEIGHT - MARGIN)
+BOARD = (616, 128, WIDTH - MARGIN, HEIGHT - MARGIN)
+
+DIE = 72  # rolled die size
+DIE_GAP = 20
+DIE_TOP = 190  # top edge of an unselected rolled die
+RAISE = 16  # how far a selected die is lifted
+LABEL_Y = DIE_TOP + DIE + 22  # centre line of the index / colour labels under each die
+
+STATS_TOP, STATS_BOTTOM = 318, 380
+TRAY = (FELT[0] + 20, 394, FELT[2] - 20, 478)
+KEPT_DIE = 42
+KEPT_GAP = 10
+KEPT_X = TRAY[0] + 176
+EVENTS_TOP = 490
+EVENT_LINES = 3
+
+ROWS_TOP = 168
+ROWS_BOTTOM = BOARD[3] - 44
+MAX_ROW_H = 64
+
+
+def _die_row_x(count: int) -> int:
+    """Left edge of the first rolled die so that ``count`` dice sit centred on the felt."""
+    width = count * DIE + max(0, count - 1) * DIE_GAP
+    return (FELT[0] + FELT[2] - width) // 2
+
+
+def die_box(index: int, count: int, selected: bool) -> tuple[int, int, int, int]:
+    """Bounding box of rolled die ``index`` of ``count`` (used by tests to sample pixels)."""
+    x = _die_row_x(count) + index * (DIE + DIE_GAP)
+    y = DIE_TOP - (RAISE if selected else 0)
+    return x, y, x + DIE, y + DIE
+
+
+def kept_box(index: int) -> tuple[int, int, int, int]:
+    """Bounding box of kept die ``index`` in the tray."""
+    x = KEPT_X + index * (KEPT_DIE + KEPT_GAP)
+    y = TRAY[1] + 9
+    return x, y, x + KEPT_DIE, y + KEPT_DIE
+
+
+STAT_LABELS = ("SELECTION", "TURN TOTAL", "AFTER BANKING")
+
+
+def _stat_boxes() -> list[tuple[int, int, int, int]]:
+    left, right = FELT[0] + 20, FELT[2] - 20
+    gap = 12
+    width = (right - left - 2 * gap) // 3
+    return [
+        (left + i * (width + gap), STATS_TOP, left + i * (width + gap) + width, STATS_BOTTOM)
+        for i in range(3)
+    ]
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The parts of the table that never change, drawn once per process."""
+    img = Image.new("RGB", SIZE, PALETTE.bg)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
+    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
+    # Title: two die chips then the name.
+    colour_chip(draw, (MARGIN + 14, HEADER_H // 2), "A", size=18)
+    colour_chip(draw, (MARGIN + 42, HEADER_H // 2), "B", size=18)
+    draw_text(
+        draw, (MARGIN + 64, HEADER_H // 2), "Quantum Dice", 30, PALETTE.text, anchor="lm", bold=True
+    )
+
+    panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
+    draw_text(draw, (FELT[0] + 20, FELT[1] + 20), "ON THE TABLE", 16, (178, 214, 198), anchor="lm")
+    for box, label in zip(_stat_boxes(), STAT_LABELS, strict=True):
+        panel(draw, box, PALETTE.tray, radius=10)
+        draw_text(
+            draw, ((box[0] + box[2]) / 2, box[1] + 15), label, 16, (160, 200, 182), anchor="mm"
+        )
+    panel(draw, TRAY, PALETTE.tray, radius=12)
+    draw_text(
+        draw,
+        (TRAY[0] + 16, (TRAY[1] + TRAY[3]) / 2),
+        "KEPT THIS TURN",
+        16,
+        (160, 200, 182),
+        anchor="lm",
+    )
+
+    panel(draw, BOARD, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
+    draw_text(draw, (BOARD[0] + 16, BOARD[1] + 20), "SCORES", 16, PALETTE.text_dim, anchor="lm")
+    return img
+
+
+def _name(names: list[str], seat: int) -> str:
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return display_name(raw, f"Player {seat + 1}")
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
+    text = f"Target {fmt_int(obs.target)}   ·   Entry {fmt_int(obs.entry)}"
+    draw_text(draw, (WIDTH - MARGIN - 8, HEADER_H // 2), text, 18, PALETTE.text_dim, anchor="rm")
+
+
+def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[str]) -> None:
+    """Whose turn it is, or the final-round / winner banner."""
+    x0, y0, x1, y1 = STRIP
+    cy = (y0 + y1) / 2
+    if obs.winner is not None:
+        panel(draw, STRIP, PALETTE.win, radius=10)
+        crown(draw, (x0 + 16, cy - 10, x0 + 42, cy + 9), (40, 30, 6))
+        score = obs.scores[obs.winner] if obs.winner < len(obs.scores) else 0
+        text = f"{_name(names, obs.winner)} wins with {fmt_int(score)} points!"
+        draw_text(draw, (x0 + 54, cy), text, 24, (30, 22, 4), anchor="lm", max_width=x1 - x0 - 70)
+        return
+    if obs.final_round:
+        panel(draw, STRIP, PALETTE.final, radius=10)
+        draw_text(draw, (x0 + 16, cy), "FINAL ROUND", 20, (255, 246, 230), anchor="lm", bold=True)
+        parts = []
+        if obs.contingent_winner is not None:
+            lead = obs.contingent_winner
+            score = obs.scores[lead] if lead < len(obs.scores) else 0
+            parts.append(f"{_name(names, lead)} leads with {fmt_int(score)}")
+        if obs.current is not None:
+            parts.append(f"{_name(names, obs.current)}'s last turn")
+        draw_text(
+            draw,
+            (x0 + 172, cy),
+            "  ·  ".join(parts),
+            20,
+            (255, 246, 230),
+            anchor="lm",
+            max_width=x1 - x0 - 188,
+        )
+        return
+    panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
+    if obs.current is None:
+        draw_text(
+            draw, (x0 + 16, cy), "Waiting for the game to start", 20, PALETTE.text_dim, anchor="lm"
+        )
+        return
+    triangle_right(draw, (x0 + 24, cy), 16, PALETTE.accent)
+    width = draw_text(
+        draw,
+        (x0 + 42, cy),
+        _name(names, obs.current),
+        22,
+        PALETTE.accent,
+        anchor="lm",
+        max_width=520,
+        bold=True,
+    )
+    draw_text(draw, (x0 + 42 + width + 4, cy), "to play", 20, PALETTE.text, anchor="lm")
+
+
+def _draw_dice(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
+    """The rolled dice, selected ones raised with a gold ring, labels underneath."""
+    if obs.rolled_six:
+        right = FELT[2] - 20
+        chip = (right - 130, FELT[1] + 8, right, FELT[1] + 32)
+        panel(draw, chip, PALETTE.tray, radius=8)
+        draw_text(
+            draw,
+            ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2),
+            "six dice rolled",
+            16,
+            (178, 214, 198),
+            anchor="mm",
+        )
+    count = len(obs.dice)
+    if count == 0:
+        message = "Game over" if obs.winner is not None else "No dice on the table"
+        draw_text(
+            draw,
+            ((FELT[0] + FELT[2]) / 2, DIE_TOP + DIE / 2),
+            message,
+            26,
+            (178, 214, 198),
+            anchor="mm",
+        )
+        return
+    chosen = set(obs.selected)
+    for index, die in enumerate(obs.dice):
+        is_selected = index in chosen
+        x0, y0, x1, _ = die_box(index, count, is_selected)
+        shadow_offset = (5, 4 + RAISE) if is_selected else (3, 4)
+        draw_die(
+            img,
+            (x0, y0),
+            die.value,
+            die.colour,
+            DIE,
+            ring=PALETTE.accent if is_selected else None,
+            shadow_offset=shadow_offset,
+        )
+        cx = (x0 + x1) / 2
+        colour_chip(draw, (cx - 14, LABEL_Y), die.colour, size=16)
+        if is_selected:
+            draw.ellipse((cx + 3, LABEL_Y - 12, cx + 27, LABEL_Y + 12), fill=PALETTE.accent)
+            draw_text(
+                draw,
+                (cx + 15, LABEL_Y + 1),
+                str(index + 1),
+                17,
+                (30, 22, 4),
+                anchor="mm",
+                bold=True,
+            )
+        else:
+            draw.ellipse(
+                (cx + 3, LABEL_Y - 12, cx + 27, LABEL_Y + 12), outline=(120, 170, 150), width=2
+            )
+            draw_text(
+                draw, (cx + 15, LABEL_Y + 1), str(index + 1), 17, (210, 230, 220), anchor="mm"
+            )
+
+
+def _draw_stats(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
+    """Selection score, turn total and what the player would have after banking."""
+    sel_box, turn_box, bank_box = _stat_boxes()
+    value_y = STATS_BOTTOM - 20
+
+    def value(
+        box: tuple[int, int, int, int], text: str, colour: tuple[int, int, int], size: int = 26
+    ) -> None:
+        draw_text(
+            draw,
+            ((box[0] + box[2]) / 2, value_y),
+            text,
+            size,
+            colour,
+            anchor="mm",
+            max_width=box[2] - box[0] - 12,
+            bold=True,
+        )
+
+    if not obs.selected:
+        value(sel_box, "-", PALETTE.text_dim)
+    elif obs.selection_score is None:
+        value(sel_box, "doesn't score", PALETTE.warn, size=19)
+    else:
+        value(sel_box, fmt_int(obs.selection_score), PALETTE.accent)
+    value(turn_box, fmt_int(obs.turn_total), PALETTE.text)
+
+    seat = obs.current
+    if seat is None or seat >= len(obs.scores) or obs.winner is not None:
+        value(bank_box, "-", PALETTE.text_dim)
+        return
+    at_stake = obs.turn_total + (obs.selection_score or 0)
+    on_board = seat < len(obs.on_board) and obs.on_board[seat]
+    if not on_board and at_stake < obs.entry:
+        value(bank_box, f"need {fmt_int(obs.entry)}", PALETTE.text_dim, size=20)
+    else:
+        value(bank_box, fmt_int(obs.scores[seat] + at_stake), PALETTE.good)
+
+
+def _draw_kept(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
+    if not obs.kept:
+        draw_text(
+            draw, (KEPT_X, (TRAY[1] + TRAY[3]) / 2), "nothing yet", 18, (120, 160, 142), anchor="lm"
+        )
+        return
+    for index, die in enumerate(obs.kept[:6]):
+        x0, y0, _, _ = kept_box(index)
+        draw_die(img, (x0, y0), die.value, die.colour, KEPT_DIE, shadow_offset=(2, 3))
+        centre = x0 + KEPT_DIE / 2
+        draw_text(draw, (centre, TRAY[3] - 13), die.colour, 16, (190, 220, 206), anchor="mm")
+
+
+def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
+    if not events:
+        return
+    lines = events[-EVENT_LINES:]
+    left, right = FELT[0] + 24, FELT[2] - 20
+    y = EVENTS_TOP + 14
+    for i, line in enumerate(lines):
+        newest = i == len(lines) - 1
+        colour = (236, 244, 240) if newest else (168, 204, 188)
+        draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
+        draw_text(draw, (left + 14, y), line, 18, colour, anchor="lm", max_width=right - left - 14)
+        y += 30
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[str]) -> None:
+    """Scoreboard rows: turn marker, name, banked score, progress bar toward the target."""
+    x0, _, x1, _ = BOARD
+    n = max(1, obs.n_players)
+    row_h = min(MAX_ROW_H, (ROWS_BOTTOM - ROWS_TOP) // n)
+    name_size = 20 if row_h >= 56 else 18
+    for seat in range(obs.n_players):
+        top = ROWS_TOP + seat * row_h
+        row = (x0 + 8, top + 2, x1 - 8, top + row_h - 2)
+        is_current = seat == obs.current
+        is_winner = seat == obs.winner
+        if is_winner:
+            panel(draw, row, (74, 62, 26), radius=10, outline=PALETTE.gold, width=2)
+        elif is_current:
+            panel(draw, row, PALETTE.current_row, radius=10, outline=PALETTE.accent, width=2)
+        elif seat % 2:
+            panel(draw, row, PALETTE.panel_alt, radius=10)
+
+        score = obs.scores[seat] if seat < len(obs.scores) else 0
+        on_board = seat < len(obs.on_board) and obs.on_board[seat]
+        text_y = top + row_h * 0.36
+        bar_y = top + row_h * 0.74
+        bar_half = 4 if row_h >= 56 else 3
+
+        # Marker column.
+        mx = x0 + 24
+        if is_winner:
+            crown(draw, (mx - 10, text_y - 8, mx + 10, text_y + 7), PALETTE.gold)
+        elif seat == obs.contingent_winner:
+            star(draw, (mx, text_y), 10, PALETTE.accent)
+        elif is_current:
+            triangle_right(draw, (mx, text_y), 14, PALETTE.accent)
+
+        score_text = fmt_int(score)
+        score_w = font(name_size).getlength(score_text) + 2
+        right = x1 - 20
+        draw_text(
+            draw, (right, text_y), score_text, name_size, PALETTE.text, anchor="rm", bold=True
+        )
+        name_left = x0 + 40
+        name_right = right - score_w - 12
+        done = (
+            obs.final_round and seat < len(obs.finished_last_turn) and obs.finished_last_turn[seat]
+        )
+        if done:
+            tag_w = font(16).getlength("done") + 12
+            name_right -= tag_w + 6
+        colour = PALETTE.accent if is_current else PALETTE.text
+        name_w = draw_text(
+            draw,
+            (name_left, text_y),
+            _name(names, seat),
+            name_size,
+            colour,
+            anchor="lm",
+            max_width=name_right - name_left,
+            bold=is_current or is_winner,
+        )
+        if done:
+            tx = name_left + name_w + 8
+            tag_w = font(16).getlength("done") + 12
+            panel(draw, (tx, text_y - 11, tx + tag_w, text_y + 11), (70, 76, 92), radius=6)
+            draw_text(draw, (tx + tag_w / 2, text_y), "done", 16, PALETTE.text_dim, anchor="mm")
+
+        fraction = score / obs.target if obs.target else 0.0
+        fill = PALETTE.good if on_board else PALETTE.bar_off
+        if is_winner:
+            fill = PALETTE.gold
+        progress_bar(draw, (name_left, bar_y - bar_half, right, bar_y + bar_half), fraction, fill)
+
+    # Legend.
+    ly = BOARD[3] - 22
+    lx = x0 + 18
+    draw.rounded_rectangle((lx, ly - 4, lx + 18, ly + 4), radius=4, fill=PALETTE.good)
+    w = draw_text(draw, (lx + 24, ly), "on board", 16, PALETTE.text_dim, anchor="lm")
+    lx += 24 + w + 16
+    draw.rounded_rectangle((lx, ly - 4, lx + 18, ly + 4), radius=4, fill=PALETTE.bar_off)
+    draw_text(
+        draw,
+        (lx + 24, ly),
+        "not on board yet",
+        16,
+        PALETTE.text_dim,
+        anchor="lm",
+        max_width=BOARD[2] - lx - 30,
+    )
+
+
+def render_qdice(
+    obs: QDiceObservation, names: list[str], events: list[str] | None = None
+) -> Image.Image:
+    """Draw the whole quantum dice table as a 960×600 RGB image.
+
+    ``names`` holds one display name per seat (missing or unreadable names fall back to
+    "Player N"); ``events`` are recent public event lines, the last three are shown.
+    """
+    img = _background().copy()
+    draw = ImageDraw.Draw(img)
+    _draw_header(draw, obs)
+    _draw_strip(draw, obs, names)
+    _draw_dice(img, draw, obs)
+    _draw_stats(draw, obs)
+    _draw_kept(img, draw, obs)
+    _draw_events(draw, events)
+    _draw_board(draw, obs, names)
+    return img
+
+
+def render_qdice_png(
+    obs: QDiceObservation, names: list[str], events: list[str] | None = None
+) -> bytes:
+    """:func:`render_qdice` encoded as PNG bytes."""
+    return to_png(render_qdice(obs, names, events))
+
+
+__all__ = ["SIZE", "die_box", "kept_box", "render_qdice", "render_qdice_png"]
