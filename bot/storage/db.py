@@ -1,0 +1,826 @@
+"""The SQLite store: games, seats, snapshots, the action log, results and ratings.
+
+Why it looks like this:
+
+* One aiosqlite connection in autocommit mode; transactions are explicit
+  (``BEGIN IMMEDIATE`` ... ``COMMIT``) so every write method is exactly one transaction.
+* One :class:`asyncio.Lock` serialises every use of the connection, reads included: a
+  transaction spans several awaits, and a reader interleaved on the same connection would
+  otherwise see another task's uncommitted (possibly rolled back) rows.
+* WAL mode and a busy timeout so a second process (a backup, a shell) can read meanwhile.
+* Cancelling a task that awaits a write leaves the write wholly applied or wholly absent
+  (a cancel that lands during COMMIT may still see it applied): reload to know which.
+* Parameterised SQL only; the few column names put into SQL text come from fixed
+  whitelists in this module, never from callers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import itertools
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Generator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Self
+
+import aiosqlite
+
+from .errors import GameClosed, GameNotFound, InvalidArgument, VersionConflict
+from .migrations import MIGRATIONS, Migration, current_version, migrate
+from .models import (
+    AI_PLAYER_NAME,
+    AI_USER_ID,
+    CLOSED_STATUSES,
+    ActionRecord,
+    FinishedGame,
+    GameRecord,
+    GameStatus,
+    LeaderboardRow,
+    RatingChange,
+    SeatRecord,
+    SeatResult,
+    UserStats,
+)
+from .ratings import Skill, rate_match, split_results
+
+BUSY_TIMEOUT_MS: Final = 5000
+_VALID_STATUSES: Final = frozenset({"lobby", "active", "finished", "cancelled"})
+_SQLITE_MAX_VARS: Final = 500  # chunk size for IN (...) lists, well under SQLite's limit
+
+
+class Unchanged(enum.Enum):
+    """Type of :data:`UNCHANGED`, the "leave this column alone" default."""
+
+    UNCHANGED = enum.auto()
+
+
+UNCHANGED: Final = Unchanged.UNCHANGED
+"""Default for :meth:`Database.save_progress` ``deadline_at``: keep the stored deadline."""
+
+# update_game field -> column. The column names are the only identifiers ever put into SQL.
+_UPDATABLE: Final[dict[str, str]] = {
+    "status": "status",
+    "host_id": "host_id",
+    "message_id": "message_id",
+    "thread_id": "thread_id",
+    "channel_id": "channel_id",
+    "config": "config_json",
+    "deadline_at": "deadline_at",
+    "ended_at": "ended_at",
+}
+
+_GAME_SELECT: Final = """
+    SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.message_id, g.game, g.host_id,
+           g.status, g.config_json, g.seed, g.version, s.state_json, g.deadline_at,
+           g.created_at, g.ended_at
+    FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id
+"""
+
+# Competition ranking: 1 + the number of real players strictly ahead on
+# (rating, wins, games). Equal records share a place.
+_POSITION_SQL: Final = """
+    1 + (SELECT COUNT(*) FROM players AS q
+         WHERE q.guild_id = p.guild_id AND q.game = p.game AND q.user_id != 0
+           AND (q.rating, q.wins, q.games) > (p.rating, p.wins, p.games))
+"""
+
+
+def _check_status(status: str) -> GameStatus:
+    if status not in _VALID_STATUSES:
+        raise InvalidArgument(f"unknown game status {status!r}")
+    return status  # type: ignore[return-value]
+
+
+def _check_seats(seats: Sequence[SeatRecord]) -> None:
+    numbers = [seat.seat for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise InvalidArgument(f"duplicate seat numbers in {numbers}")
+
+
+def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
+    return [(game_id, s.seat, s.user_id, s.name, int(s.is_ai), int(s.autopilot)) for s in seats]
+
+
+def _chunks(values: Sequence[int]) -> Generator[Sequence[int], None, None]:
+    for start in range(0, len(values), _SQLITE_MAX_VARS):
+        yield values[start : start + _SQLITE_MAX_VARS]
+
+
+class _Opener:
+    """What :meth:`Database.open` returns: awaitable, and usable as ``async with``."""
+
+    def __init__(self, path: str | Path, migrations: Sequence[Migration]) -> None:
+        self._path = path
+        self._migrations = migrations
+        self._db: Database | None = None
+
+    def __await__(self) -> Generator[Any, None, Database]:
+        return Database._open(self._path, self._migrations).__await__()
+
+    async def __aenter__(self) -> Database:
+        self._db = await Database._open(self._path, self._migrations)
+        return self._db
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._db is not None:
+            await self._db.close()
+
+
+class Database:
+    """Async access to the bot's SQLite file. Create with :meth:`open`, never directly."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self._path = path
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @staticmethod
+    def open(path: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS) -> _Opener:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        ``db = await Database.open(path)`` or ``async with Database.open(path) as db``.
+        ``":memory:"`` gives a private in-memory database for tests. ``migrations`` exists
+        for tests of the migration runner.
+        """
+        return _Opener(path, migrations)
+
+    @classmethod
+    async def _open(cls, path: str | Path, migrations: Sequence[Migration]) -> Database:
+        target = str(path)
+        if target != ":memory:" and not target.startswith("file:"):
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(target, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await migrate(conn, migrations)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, target)
+
+    async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
+        if self._closed:
+            return
+        self._closed = True
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    async def schema_version(self) -> int:
+        """The highest applied migration number."""
+        async with self._read() as conn:
+            return await current_version(conn)
+
+    async def journal_mode(self) -> str:
+        """SQLite's journal mode (``"wal"`` for files, ``"memory"`` for ``:memory:``)."""
+        async with self._read() as conn:
+            rows = await conn.execute_fetchall("PRAGMA journal_mode")
+            return str(next(iter(rows))[0]).lower()
+
+    # ------------------------------------------------------------------ plumbing
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._conn
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction under the lock: commit on success, roll back on any error."""
+        async with self._lock:
+            conn = self._conn
+            try:
+                await conn.execute("BEGIN IMMEDIATE")
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                # sqlite3's rollback() is a no-op outside a transaction, and it runs on the
+                # connection's worker thread after every statement queued before it (even
+                # one whose awaiting task was cancelled). Shielded so a second cancellation
+                # cannot stop it; later transactions queue behind it.
+                await asyncio.shield(conn.rollback())
+                raise
+
+    @staticmethod
+    async def _fetchone(
+        conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+    ) -> sqlite3.Row | None:
+        async with conn.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    @staticmethod
+    async def _fetchall(
+        conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+    ) -> list[sqlite3.Row]:
+        return list(await conn.execute_fetchall(sql, params))
+
+    async def _games(
+        self, conn: aiosqlite.Connection, where: str, params: Sequence[Any]
+    ) -> list[GameRecord]:
+        """Load games matching a fixed ``where`` clause, with their seats, in two queries."""
+        rows = await self._fetchall(conn, f"{_GAME_SELECT} {where}", params)
+        ids = [int(row["id"]) for row in rows]
+        seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
+        for chunk in _chunks(ids):
+            marks = ", ".join("?" * len(chunk))
+            for seat in await self._fetchall(
+                conn,
+                "SELECT game_id, seat, user_id, name, is_ai, autopilot FROM seats"
+                f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                chunk,
+            ):
+                seats[int(seat["game_id"])].append(
+                    SeatRecord(
+                        seat=seat["seat"],
+                        user_id=seat["user_id"],
+                        name=seat["name"],
+                        is_ai=bool(seat["is_ai"]),
+                        autopilot=bool(seat["autopilot"]),
+                    )
+                )
+        return [
+            GameRecord(
+                id=row["id"],
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                thread_id=row["thread_id"],
+                message_id=row["message_id"],
+                game=row["game"],
+                host_id=row["host_id"],
+                status=row["status"],
+                config=json.loads(row["config_json"]),
+                seed=int(row["seed"]),
+                seats=seats[int(row["id"])],
+                version=row["version"],
+                state_json=row["state_json"],
+                deadline_at=row["deadline_at"],
+                created_at=row["created_at"],
+                ended_at=row["ended_at"],
+            )
+            for row in rows
+        ]
+
+    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
+        games = await self._games(conn, "WHERE g.id = ?", (game_id,))
+        return games[0] if games else None
+
+    async def _require(self, conn: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
+        row = await self._fetchone(
+            conn,
+            "SELECT id, guild_id, game, status, version, results_recorded FROM games WHERE id = ?",
+            (game_id,),
+        )
+        if row is None:
+            raise GameNotFound(game_id)
+        return row
+
+    @staticmethod
+    async def _replace_seats(
+        conn: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]
+    ) -> None:
+        await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await conn.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            _seat_rows(game_id, seats),
+        )
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        config: dict[str, Any],
+        seed: int,
+        seats: Sequence[SeatRecord],
+        thread_id: int | None = None,
+        created_at: float | None = None,
+    ) -> GameRecord:
+        """Insert a new game in the lobby (version 0) with its seats."""
+        _check_seats(seats)
+        config_json = json.dumps(config)
+        async with self._write() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, thread_id, game, host_id, status,"
+                " config_json, seed, version, created_at)"
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    thread_id,
+                    game,
+                    host_id,
+                    config_json,
+                    str(int(seed)),
+                    time.time() if created_at is None else created_at,
+                ),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            await self._replace_seats(conn, game_id, seats)
+            record = await self._load(conn, game_id)
+        assert record is not None
+        return record
+
+    async def update_game(self, game_id: int, **fields: Any) -> GameRecord:
+        """Change lobby/bookkeeping fields of a game; returns the updated record.
+
+        Accepted fields: status, host_id, message_id, thread_id, channel_id, config, seats,
+        deadline_at, ended_at. ``seats`` replaces the seat list wholesale. Progress
+        (version and state) goes through :meth:`save_progress` instead.
+        """
+        unknown = set(fields) - set(_UPDATABLE) - {"seats"}
+        if unknown:
+            raise InvalidArgument(f"update_game cannot change {sorted(unknown)}")
+        assignments: list[str] = []
+        params: list[Any] = []
+        for field, column in _UPDATABLE.items():
+            if field not in fields:
+                continue
+            value = fields[field]
+            if field == "status":
+                value = _check_status(value)
+            elif field == "config":
+                value = json.dumps(value)
+            elif field in ("channel_id", "host_id") and value is None:
+                raise InvalidArgument(f"{field} cannot be None")
+            assignments.append(f"{column} = ?")
+            params.append(value)
+        seats: Sequence[SeatRecord] | None = fields.get("seats")
+        if seats is not None:
+            seats = [SeatRecord.model_validate(seat) for seat in seats]
+            _check_seats(seats)
+        async with self._write() as conn:
+            await self._require(conn, game_id)
+            if assignments:
+                await conn.execute(
+                    f"UPDATE games SET {', '.join(assignments)} WHERE id = ?",
+                    (*params, game_id),
+                )
+            if seats is not None:
+                await self._replace_seats(conn, game_id, seats)
+            record = await self._load(conn, game_id)
+        assert record is not None
+        return record
+
+    async def save_progress(
+        self,
+        game_id: int,
+        *,
+        version: int,
+        state_json: str,
+        actions: Sequence[ActionRecord],
+        status: GameStatus | None = None,
+        seats: Sequence[SeatRecord] | None = None,
+        deadline_at: float | Unchanged | None = UNCHANGED,
+        saved_at: float | None = None,
+    ) -> None:
+        """Persist one step of play atomically: snapshot, new action rows, games row.
+
+        Raises :class:`VersionConflict` unless ``version`` is greater than the stored one
+        (the optimistic guard against two writers), and :class:`GameClosed` once the game
+        is finished or cancelled. Action versions must increase, be newer than the stored
+        version and not exceed ``version``. On any error nothing is written.
+        """
+        if status is not None:
+            _check_status(status)
+        if seats is not None:
+            _check_seats(seats)
+        action_versions = [action.version for action in actions]
+        if any(b <= a for a, b in itertools.pairwise(action_versions)):
+            raise InvalidArgument(f"action versions must increase: {action_versions}")
+        if action_versions and action_versions[-1] > version:
+            raise InvalidArgument(
+                f"action version {action_versions[-1]} is beyond the saved version {version}"
+            )
+        async with self._write() as conn:
+            row = await self._require(conn, game_id)
+            if row["status"] in CLOSED_STATUSES:
+                raise GameClosed(game_id, row["status"])
+            stored = int(row["version"])
+            if version <= stored:
+                raise VersionConflict(game_id, stored, version)
+            if action_versions and action_versions[0] <= stored:
+                raise VersionConflict(game_id, stored, action_versions[0])
+            now = time.time() if saved_at is None else saved_at
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, version, state_json, saved_at)"
+                " VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version,"
+                " state_json = excluded.state_json, saved_at = excluded.saved_at",
+                (game_id, version, state_json, now),
+            )
+            await conn.executemany(
+                "INSERT INTO actions (game_id, version, seat, action, user_id, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, a.version, a.seat, a.action, a.user_id, a.at) for a in actions],
+            )
+            assignments = ["version = ?"]
+            params: list[Any] = [version]
+            if status is not None:
+                assignments.append("status = ?")
+                params.append(status)
+            if deadline_at is not UNCHANGED:
+                assignments.append("deadline_at = ?")
+                params.append(deadline_at)
+            # The version condition repeats the guard inside the statement itself.
+            cursor = await conn.execute(
+                f"UPDATE games SET {', '.join(assignments)} WHERE id = ? AND version < ?",
+                (*params, game_id, version),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(game_id, stored, version)
+            if seats is not None:
+                await self._replace_seats(conn, game_id, seats)
+
+    async def load_game(self, game_id: int) -> GameRecord | None:
+        """The game with its seats and latest snapshot, or None."""
+        async with self._read() as conn:
+            return await self._load(conn, game_id)
+
+    async def active_games(self, guild_id: int | None = None) -> list[GameRecord]:
+        """Games in the lobby or being played (what to restore after a restart), oldest first."""
+        where = "WHERE g.status IN ('lobby', 'active')"
+        params: tuple[Any, ...] = ()
+        if guild_id is not None:
+            where += " AND g.guild_id = ?"
+            params = (guild_id,)
+        async with self._read() as conn:
+            return await self._games(conn, f"{where} ORDER BY g.id", params)
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The newest live game whose channel or thread is ``channel_id``."""
+        async with self._read() as conn:
+            games = await self._games(
+                conn,
+                "WHERE g.status IN ('lobby', 'active')"
+                " AND (g.channel_id = ? OR g.thread_id = ?) ORDER BY g.id DESC LIMIT 1",
+                (channel_id, channel_id),
+            )
+        return games[0] if games else None
+
+    async def actions(self, game_id: int, *, after_version: int = 0) -> list[ActionRecord]:
+        """The game's action log in order (optionally only entries after a version)."""
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT version, seat, action, user_id, at FROM actions"
+                " WHERE game_id = ? AND version > ? ORDER BY version",
+                (game_id, after_version),
+            )
+        return [
+            ActionRecord(
+                version=r["version"],
+                seat=r["seat"],
+                action=r["action"],
+                user_id=r["user_id"],
+                at=r["at"],
+            )
+            for r in rows
+        ]
+
+    async def cancel_game(self, game_id: int, ended_at: float | None = None) -> bool:
+        """Cancel a live game. True if it was cancelled now, False if it had already ended."""
+        async with self._write() as conn:
+            await self._require(conn, game_id)
+            cursor = await conn.execute(
+                "UPDATE games SET status = 'cancelled', ended_at = ?, deadline_at = NULL"
+                " WHERE id = ? AND status IN ('lobby', 'active')",
+                (time.time() if ended_at is None else ended_at, game_id),
+            )
+            return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------ results
+
+    async def finish_game(
+        self,
+        game_id: int,
+        *,
+        guild_id: int,
+        game: str,
+        results: Sequence[SeatResult],
+        ended_at: float | None = None,
+    ) -> list[RatingChange]:
+        """Record a finished game in one transaction: status, results, stats and ratings.
+
+        Idempotent: once a game's results are recorded, later calls change nothing and
+        return the stored rating changes (the new ``results`` are ignored). The game may
+        already have status "finished" (set by :meth:`save_progress`); a cancelled game is
+        refused with :class:`GameClosed`. Returns one :class:`RatingChange` per human.
+        """
+        if not results:
+            raise InvalidArgument("finish_game needs at least one seat result")
+        seat_numbers = [r.seat for r in results]
+        if len(set(seat_numbers)) != len(seat_numbers):
+            raise InvalidArgument(f"duplicate seats in results: {seat_numbers}")
+        humans, ais = split_results(results)
+        now = time.time() if ended_at is None else ended_at
+
+        async with self._write() as conn:
+            row = await self._require(conn, game_id)
+            if row["guild_id"] != guild_id or row["game"] != game:
+                raise InvalidArgument(
+                    f"game {game_id} belongs to guild {row['guild_id']} / {row['game']!r},"
+                    f" not {guild_id} / {game!r}"
+                )
+            if row["results_recorded"]:
+                return await self._rating_changes(conn, game_id)
+            if row["status"] == "cancelled":
+                raise GameClosed(game_id, "cancelled")
+
+            keys = [*humans, *([AI_USER_ID] if ais else [])]
+            current: dict[int, Skill] = {}
+            for chunk in _chunks(keys):
+                marks = ", ".join("?" * len(chunk))
+                for p in await self._fetchall(
+                    conn,
+                    "SELECT user_id, mu, sigma FROM players"
+                    f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+                    (guild_id, game, *chunk),
+                ):
+                    current[int(p["user_id"])] = Skill(mu=p["mu"], sigma=p["sigma"])
+            participants = [(uid, r.rank) for uid, r in humans.items()]
+            participants += [(AI_USER_ID, r.rank) for r in ais]
+            updated = rate_match(participants, current)
+
+            def before_after(result: SeatResult) -> tuple[float, float]:
+                key = AI_USER_ID if result.is_ai else result.user_id
+                assert key is not None
+                return current.get(key, Skill()).display, updated[key].display
+
+            await conn.executemany(
+                "INSERT INTO results (game_id, seat, user_id, name, is_ai, rank, score, won,"
+                " rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        r.seat,
+                        r.user_id,
+                        r.name,
+                        int(r.is_ai),
+                        r.rank,
+                        r.score,
+                        int(r.won),
+                        *before_after(r),
+                    )
+                    for r in results
+                ],
+            )
+            # (user_id, name, won, points) per rated player; the AI counts once per game.
+            tallies = [(uid, r.name, r.won, r.score) for uid, r in humans.items()]
+            if ais:
+                best_ai = max(ais, key=lambda r: (-r.rank, r.won, r.score))
+                tallies.append((AI_USER_ID, AI_PLAYER_NAME, any(r.won for r in ais), best_ai.score))
+            await conn.executemany(
+                "INSERT INTO players (guild_id, game, user_id, name, games, wins, points,"
+                " mu, sigma, rating, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+                " name = excluded.name, games = games + 1, wins = wins + excluded.wins,"
+                " points = points + excluded.points, mu = excluded.mu,"
+                " sigma = excluded.sigma, rating = excluded.rating,"
+                " updated_at = excluded.updated_at",
+                [
+                    (
+                        guild_id,
+                        game,
+                        uid,
+                        name,
+                        int(won),
+                        points,
+                        updated[uid].mu,
+                        updated[uid].sigma,
+                        updated[uid].display,
+                        now,
+                    )
+                    for uid, name, won, points in tallies
+                ],
+            )
+            await conn.execute(
+                "UPDATE games SET status = 'finished', ended_at = COALESCE(ended_at, ?),"
+                " deadline_at = NULL, results_recorded = 1 WHERE id = ?",
+                (now, game_id),
+            )
+            return [
+                RatingChange(
+                    user_id=uid,
+                    name=r.name,
+                    rating_before=current.get(uid, Skill()).display,
+                    rating_after=updated[uid].display,
+                )
+                for uid, r in sorted(humans.items(), key=lambda item: (item[1].rank, item[1].seat))
+            ]
+
+    async def _rating_changes(self, conn: aiosqlite.Connection, game_id: int) -> list[RatingChange]:
+        """Rating changes as recorded by an earlier :meth:`finish_game`."""
+        rows = await self._fetchall(
+            conn,
+            "SELECT user_id, name, rating_before, rating_after FROM results"
+            " WHERE game_id = ? AND is_ai = 0 ORDER BY rank, seat",
+            (game_id,),
+        )
+        changes: dict[int, RatingChange] = {}
+        for r in rows:
+            if r["user_id"] in changes:
+                continue
+            changes[r["user_id"]] = RatingChange(
+                user_id=r["user_id"],
+                name=r["name"],
+                rating_before=r["rating_before"],
+                rating_after=r["rating_after"],
+            )
+        return list(changes.values())
+
+    async def results(self, game_id: int) -> list[SeatResult]:
+        """Per-seat results of a finished game (empty if none were recorded)."""
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT seat, user_id, name, is_ai, rank, score, won FROM results"
+                " WHERE game_id = ? ORDER BY rank, seat",
+                (game_id,),
+            )
+        return [_seat_result(r) for r in rows]
+
+    async def recent_results(
+        self,
+        guild_id: int,
+        game: str | None = None,
+        *,
+        user_id: int | None = None,
+        limit: int = 10,
+    ) -> list[FinishedGame]:
+        """The latest finished games on a server, newest first, optionally for one user."""
+        where = ["g.guild_id = ?", "g.results_recorded = 1"]
+        params: list[Any] = [guild_id]
+        if game is not None:
+            where.append("g.game = ?")
+            params.append(game)
+        if user_id is not None:
+            where.append(
+                "EXISTS (SELECT 1 FROM results AS u WHERE u.game_id = g.id AND u.user_id = ?)"
+            )
+            params.append(user_id)
+        async with self._read() as conn:
+            games = await self._fetchall(
+                conn,
+                f"SELECT g.id, g.game, g.ended_at FROM games AS g WHERE {' AND '.join(where)}"
+                " ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
+                (*params, limit),
+            )
+            out: list[FinishedGame] = []
+            for g in games:
+                rows = await self._fetchall(
+                    conn,
+                    "SELECT seat, user_id, name, is_ai, rank, score, won FROM results"
+                    " WHERE game_id = ? ORDER BY rank, seat",
+                    (g["id"],),
+                )
+                out.append(
+                    FinishedGame(
+                        game_id=g["id"],
+                        game=g["game"],
+                        ended_at=g["ended_at"],
+                        results=[_seat_result(r) for r in rows],
+                    )
+                )
+        return out
+
+    # ------------------------------------------------------------------ boards
+
+    async def leaderboard(
+        self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10
+    ) -> tuple[list[LeaderboardRow], int]:
+        """One page of a server's board for a game, and how many players the board has.
+
+        Ordered by rating, then wins, then games (then user id, for stable pages). The AI
+        pseudo-player is never listed.
+        """
+        if offset < 0 or limit < 0:
+            raise InvalidArgument("offset and limit must not be negative")
+        async with self._read() as conn:
+            total_row = await self._fetchone(
+                conn,
+                "SELECT COUNT(*) FROM players WHERE guild_id = ? AND game = ? AND user_id != 0",
+                (guild_id, game),
+            )
+            rows = await self._fetchall(
+                conn,
+                f"SELECT p.*, {_POSITION_SQL} AS position FROM players AS p"
+                " WHERE p.guild_id = ? AND p.game = ? AND p.user_id != 0"
+                " ORDER BY p.rating DESC, p.wins DESC, p.games DESC, p.user_id"
+                " LIMIT ? OFFSET ?",
+                (guild_id, game, limit, offset),
+            )
+        total = int(total_row[0]) if total_row is not None else 0
+        return [
+            LeaderboardRow(
+                user_id=r["user_id"],
+                name=r["name"],
+                games=r["games"],
+                wins=r["wins"],
+                points=r["points"],
+                rating=r["rating"],
+                mu=r["mu"],
+                sigma=r["sigma"],
+                position=r["position"],
+            )
+            for r in rows
+        ], total
+
+    async def user_stats(self, guild_id: int, user_id: int) -> list[UserStats]:
+        """A user's record in every game they have finished on a server, by game name."""
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT p.*, {_POSITION_SQL} AS position,"
+                " (SELECT COUNT(*) FROM players AS b WHERE b.guild_id = p.guild_id"
+                "  AND b.game = p.game AND b.user_id != 0) AS board_size"
+                " FROM players AS p WHERE p.guild_id = ? AND p.user_id = ? AND p.user_id != 0"
+                " ORDER BY p.game",
+                (guild_id, user_id),
+            )
+        return [
+            UserStats(
+                game=r["game"],
+                user_id=r["user_id"],
+                name=r["name"],
+                games=r["games"],
+                wins=r["wins"],
+                points=r["points"],
+                rating=r["rating"],
+                mu=r["mu"],
+                sigma=r["sigma"],
+                position=r["position"],
+                board_size=r["board_size"],
+            )
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------------ housekeeping
+
+    async def prune(self, *, older_than_days: float = 30.0, now: float | None = None) -> int:
+        """Drop snapshots and action logs of games that ended long ago; keep results.
+
+        Returns how many games lost data. Live games are never touched.
+        """
+        cutoff = (time.time() if now is None else now) - older_than_days * 86400.0
+        old = "SELECT id FROM games WHERE status IN ('finished', 'cancelled') AND ended_at < ?"
+        async with self._write() as conn:
+            row = await self._fetchone(
+                conn,
+                f"SELECT COUNT(*) FROM ({old}) AS o WHERE"
+                " EXISTS (SELECT 1 FROM snapshots AS s WHERE s.game_id = o.id)"
+                " OR EXISTS (SELECT 1 FROM actions AS a WHERE a.game_id = o.id)",
+                (cutoff,),
+            )
+            await conn.execute(f"DELETE FROM snapshots WHERE game_id IN ({old})", (cutoff,))
+            await conn.execute(f"DELETE FROM actions WHERE game_id IN ({old})", (cutoff,))
+        return int(row[0]) if row is not None else 0
+
+
+def _seat_result(r: sqlite3.Row) -> SeatResult:
+    return SeatResult(
+        seat=r["seat"],
+        user_id=r["user_id"],
+        name=r["name"],
+        is_ai=bool(r["is_ai"]),
+        rank=r["rank"],
+        score=r["score"],
+        won=bool(r["won"]),
+    )

@@ -1,0 +1,186 @@
+"""Numbered schema migrations and the runner that applies them.
+
+Migrations are a Python list rather than ``.sql`` files so they ship inside the package
+without package-data rules. Each one runs in its own transaction and is recorded in
+``schema_migrations``; a database is never left half-migrated. Never edit a migration that
+has been released: append a new one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from .errors import MigrationError, SchemaTooNew
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step: ``version`` counts from 1 without gaps."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+M0001_INITIAL = Migration(
+    1,
+    "0001_initial",
+    (
+        # seed is TEXT so 64-bit unsigned seeds survive (SQLite INTEGER is signed 64-bit).
+        # results_recorded makes finish_game idempotent independently of status.
+        """
+        CREATE TABLE games (
+            id               INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id         INTEGER NOT NULL,
+            channel_id       INTEGER NOT NULL,
+            thread_id        INTEGER,
+            message_id       INTEGER,
+            game             TEXT    NOT NULL,
+            host_id          INTEGER NOT NULL,
+            status           TEXT    NOT NULL
+                CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+            config_json      TEXT    NOT NULL,
+            seed             TEXT    NOT NULL,
+            version          INTEGER NOT NULL DEFAULT 0,
+            deadline_at      REAL,
+            created_at       REAL    NOT NULL,
+            ended_at         REAL,
+            results_recorded INTEGER NOT NULL DEFAULT 0 CHECK (results_recorded IN (0, 1))
+        )
+        """,
+        # Live games are few, so this small partial index serves both the restart scan and
+        # the "game in this channel or thread" lookup.
+        "CREATE INDEX games_live ON games (status) WHERE status IN ('lobby', 'active')",
+        "CREATE INDEX games_guild_ended ON games (guild_id, game, ended_at)",
+        "CREATE INDEX games_ended ON games (status, ended_at)",
+        """
+        CREATE TABLE seats (
+            game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat      INTEGER NOT NULL,
+            user_id   INTEGER,
+            name      TEXT    NOT NULL,
+            is_ai     INTEGER NOT NULL CHECK (is_ai IN (0, 1)),
+            autopilot INTEGER NOT NULL DEFAULT 0 CHECK (autopilot IN (0, 1)),
+            PRIMARY KEY (game_id, seat)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX seats_user ON seats (user_id) WHERE user_id IS NOT NULL",
+        # Only the latest snapshot per game is kept: the action log covers history.
+        """
+        CREATE TABLE snapshots (
+            game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            version    INTEGER NOT NULL,
+            state_json TEXT    NOT NULL,
+            saved_at   REAL    NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seat    INTEGER NOT NULL,
+            action  TEXT    NOT NULL,
+            user_id INTEGER,
+            at      REAL    NOT NULL,
+            PRIMARY KEY (game_id, version)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE results (
+            game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat          INTEGER NOT NULL,
+            user_id       INTEGER,
+            name          TEXT    NOT NULL,
+            is_ai         INTEGER NOT NULL CHECK (is_ai IN (0, 1)),
+            rank          INTEGER NOT NULL,
+            score         REAL    NOT NULL,
+            won           INTEGER NOT NULL CHECK (won IN (0, 1)),
+            rating_before REAL,
+            rating_after  REAL,
+            PRIMARY KEY (game_id, seat)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX results_user ON results (user_id, game_id) WHERE user_id IS NOT NULL",
+        # One row per (guild, game, user); user_id 0 is the AI pseudo-player.
+        """
+        CREATE TABLE players (
+            guild_id   INTEGER NOT NULL,
+            game       TEXT    NOT NULL,
+            user_id    INTEGER NOT NULL,
+            name       TEXT    NOT NULL,
+            games      INTEGER NOT NULL DEFAULT 0,
+            wins       INTEGER NOT NULL DEFAULT 0,
+            points     REAL    NOT NULL DEFAULT 0,
+            mu         REAL    NOT NULL,
+            sigma      REAL    NOT NULL,
+            rating     REAL    NOT NULL,
+            updated_at REAL    NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX players_board ON players "
+        "(guild_id, game, rating DESC, wins DESC, games DESC, user_id)",
+        "CREATE INDEX players_user ON players (guild_id, user_id)",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (M0001_INITIAL,)
+"""Every migration, in order. Append only."""
+
+
+def check_migrations(migrations: Sequence[Migration]) -> None:
+    """Refuse a migration list with gaps, duplicates or disorder (a programming error)."""
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise MigrationError(
+                f"migration {migration.name!r} has version {migration.version}, expected {expected}"
+            )
+
+
+async def current_version(conn: aiosqlite.Connection) -> int:
+    """The highest applied migration (0 for a fresh database)."""
+    rows = await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+    return int(next(iter(rows))[0])
+
+
+async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration]) -> list[int]:
+    """Apply the missing migrations, each in its own transaction; return the versions applied.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
+    are the only ones. The applied set is re-read inside each ``BEGIN IMMEDIATE`` so two
+    processes opening the same file at once cannot apply a step twice.
+    """
+    check_migrations(migrations)
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    known = len(migrations)
+    found = await current_version(conn)
+    if found > known:
+        raise SchemaTooNew(
+            f"database schema is at version {found}, this build knows only up to {known}"
+        )
+    applied: list[int] = []
+    for migration in migrations[found:]:
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            if await current_version(conn) >= migration.version:
+                await conn.rollback()
+                continue
+            for statement in migration.statements:
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, time.time()),
+            )
+            await conn.execute("COMMIT")
+        except Exception as error:
+            await conn.rollback()
+            raise MigrationError(f"migration {migration.name!r} failed: {error}") from error
+        applied.append(migration.version)
+    return applied

@@ -1,0 +1,110 @@
+"""End-to-end fixtures: the real Quantum Table bot against the loopback Discord.
+
+One bot per test module (discord.py's on_ready takes about 2 s). Each test gets a fresh
+channel so tables never collide, and fails on any rule violation the fake recorded or any
+error the bot logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.client import QuantumTableBot
+from bot.config import Settings
+from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Member, Message, User
+from bot.sandbox.loopback.testing import run_bot_against, stop_bot
+
+MANAGE_GUILD = 1 << 5
+
+
+class ErrorLog(logging.Handler):
+    """Collects ERROR records from the bot and discord.py: each is a failure."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(("bot", "discord")):
+            self.records.append(record)
+
+
+@dataclass
+class World:
+    fake: LoopbackDiscord
+    guild: Guild
+    alice: User
+    bob: User
+    carol: User
+    dave: User  # a member of the server who never sits down
+    admin: User  # has Manage Server
+    bot: QuantumTableBot
+    db_path: Path
+    errors: ErrorLog
+    channels: list[Channel] = field(default_factory=list)
+
+    def channel(self) -> Channel:
+        room = self.fake.add_channel(self.guild, f"table-{len(self.channels) + 1}")
+        self.channels.append(room)
+        return room
+
+    def table_message(self, channel: Channel, viewer: User | None = None) -> Message:
+        """The newest public message from the bot in the channel (the table)."""
+        public = [m for m in self.fake.messages(channel, viewer=viewer or self.dave) if not m.ephemeral]
+        assert public, "no public message in the channel"
+        return public[-1].refresh()
+
+
+def make_settings(db_path: Path, **overrides: object) -> Settings:
+    values: dict[str, object] = {"database_path": db_path, "ai_delay": 0.0, "turn_timeout": 300}
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+async def start_bot(fake: LoopbackDiscord, db_path: Path, **overrides: object) -> tuple[QuantumTableBot, object]:
+    settings = make_settings(db_path, discord_token=fake.token, **overrides)
+    bot = QuantumTableBot(settings)
+    task = await run_bot_against(fake, bot)
+    await bot.restored.wait()
+    return bot, task
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
+    errors = ErrorLog()
+    logging.getLogger().addHandler(errors)
+    fake = LoopbackDiscord()
+    await fake.start()
+    guild = fake.add_guild("Quantum Test Server")
+    people = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "admin")}
+    managers = fake.add_role(guild, "managers", MANAGE_GUILD)
+    for name, user in people.items():
+        fake.add_member(guild, user, roles=[managers] if name == "admin" else [])
+    db_path = tmp_path_factory.mktemp("e2e") / "bot.db"
+    bot, task = await start_bot(fake, db_path)
+    world = World(fake, guild, *people.values(), bot=bot, db_path=db_path, errors=errors)
+    try:
+        yield world
+    finally:
+        await stop_bot(world.bot, task)  # type: ignore[arg-type]
+        await fake.stop()
+        logging.getLogger().removeHandler(errors)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def w(world: World) -> AsyncIterator[World]:
+    world.fake.faults.clear()
+    world.errors.records.clear()
+    yield world
+    await world.fake.wait_idle()
+    world.fake.assert_no_errors()
+    assert not world.errors.records, [r.getMessage() for r in world.errors.records]
+
+
+Check = Callable[[], bool]
