@@ -1,0 +1,357 @@
+"""Quantum dice AI: exact dynamic programming over a turn, plus game-context rules.
+
+A turn is a Markov chain on (which dice are left to roll, turn total). Only the colours of the
+dice left matter, so there are 15 dice states ``(a, b)``: ``a`` dice of colour A and ``b`` of
+colour B (setting all six aside — hot dice — leads back to ``(3, 3)``). Every roll outcome of a
+state is enumerated once (as colour-wise multisets with their multinomial weights) together
+with its legal keeps; keeps that leave the same dice state only differ in points, so each
+outcome reduces to "best points per next state". Outcomes with identical option sets are
+merged, which leaves about 5,600 (next state, points) pairs to scan per turn-total level.
+
+From that one structure the module solves, lazily and once per process:
+
+* the expected-turn-score table (bank or roll, best keep) by backward induction over the turn
+  total in 50-point levels up to 10,000 (beyond it, a one-roll look-ahead bound). On the board
+  any total may be banked; off the board banking needs ``entry`` points. From six dice the
+  optimum is about 620 points a turn (:func:`expected_turn_value`).
+* reach tables: the probability of adding at least ``d`` more points this turn, by forward
+  induction over ``d``, extended on demand. They drive the last-turn play (roll until strictly
+  beating the contingent winner) and estimate the opponents' chances in the end game.
+
+The decision (:func:`choose_action`) uses only the observation and always answers with the
+one-step ``roll:…``/``bank:…`` form.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations_with_replacement, product
+from typing import TYPE_CHECKING
+
+from bot.engines.qdice_scoring import DieKey, score_key, scoring_keeps
+
+if TYPE_CHECKING:
+    from bot.engines.qdice import QDiceObservation
+
+STEP = 50  # every score is a multiple of 50
+MAX_SHIFT = 5000 // STEP  # the largest single keep (Quantum), in levels
+TOP_LEVEL = 10_000 // STEP  # expected-score tables are exact up to this turn total
+REACH_CAP = 40_000 // STEP  # reach tables stop growing here (the odds are ~0 beyond)
+
+DiceState = tuple[int, int]
+STATES: tuple[DiceState, ...] = tuple((a, b) for a in range(4) for b in range(4) if a + b)
+INDEX = {state: i for i, state in enumerate(STATES)}
+FRESH = INDEX[(3, 3)]
+
+# One merged roll outcome: probability, black-hole flag, ((next state index, level shift), …).
+Group = tuple[float, bool, tuple[tuple[int, int], ...]]
+
+
+@cache
+def _sub_multisets(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Distinct sub-multisets of a sorted tuple of values."""
+    counts = sorted(Counter(values).items())
+    subs = []
+    for picks in product(*(range(c + 1) for _, c in counts)):
+        subs.append(tuple(v for (v, _), k in zip(counts, picks, strict=True) for _ in range(k)))
+    return tuple(subs)
+
+
+def _multiset_weight(values: tuple[int, ...]) -> int:
+    weight = math.factorial(len(values))
+    for count in Counter(values).values():
+        weight //= math.factorial(count)
+    return weight
+
+
+@cache
+def roll_groups(state: DiceState) -> tuple[Group, ...]:
+    """Every outcome of rolling ``state``'s dice, merged by the keeps it allows.
+
+    A group with no options is a bust. Six 2s carry the black-hole flag: they score as three
+    pairs before the board and end the turn once on it.
+    """
+    a, b = state
+    n = a + b
+    merged: dict[tuple[bool, tuple[tuple[int, int], ...]], float] = defaultdict(float)
+    for va in combinations_with_replacement(range(1, 7), a):
+        for vb in combinations_with_replacement(range(1, 7), b):
+            weight = _multiset_weight(va) * _multiset_weight(vb) / 6**n
+            best: dict[int, int] = {}
+            for sa in _sub_multisets(va):
+                for sb in _sub_multisets(vb):
+                    if not sa and not sb:
+                        continue
+                    key: tuple[DieKey, ...] = tuple(
+                        sorted([(v, "A") for v in sa] + [(v, "B") for v in sb])
+                    )
+                    points = score_key(key, n)
+                    if points is None:
+                        continue
+                    rest = (a - len(sa), b - len(sb))
+                    nxt = FRESH if rest == (0, 0) else INDEX[rest]
+                    shift = points // STEP
+                    if best.get(nxt, -1) < shift:
+                        best[nxt] = shift
+            black_hole = n == 6 and set(va) | set(vb) == {2}
+            merged[(black_hole, tuple(sorted(best.items())))] += weight
+    return tuple((p, bh, opts) for (bh, opts), p in merged.items())
+
+
+@cache
+def _options(
+    state: DiceState, on_board: bool
+) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
+    """Non-bust groups of a state; a black hole counts as a bust for a player on the board."""
+    return tuple((p, opts) for p, bh, opts in roll_groups(state) if opts and not (bh and on_board))
+
+
+@cache
+def best_gain_distribution(state: int, on_board: bool) -> tuple[tuple[int, float], ...]:
+    """Distribution of the most levels one roll of dice ``state`` can keep (busts left out)."""
+    dist: dict[int, float] = defaultdict(float)
+    for p, opts in _options(STATES[state], on_board):
+        dist[max(s for _, s in opts)] += p
+    return tuple(sorted(dist.items()))
+
+
+class ScoreTable:
+    """Expected final turn score under optimal play, per (dice state, turn-total level)."""
+
+    def __init__(self, entry: int, on_board: bool) -> None:
+        self.entry = entry
+        self.on_board = on_board
+        self.width = TOP_LEVEL + MAX_SHIFT + 2
+        groups = [_options(state, on_board) for state in STATES]
+        self.pass_prob = [sum(p for p, _ in g) for g in groups]
+        self.mean_gain = [sum(p * STEP * max(s for _, s in opts) for p, opts in g) for g in groups]
+        width = self.width
+        flat = [[(p, [i * width + s for i, s in opts]) for p, opts in g] for g in groups]
+        value = [0.0] * (len(STATES) * width)
+        roll = [0.0] * (len(STATES) * width)
+        for i in range(len(STATES)):
+            for level in range(TOP_LEVEL + 1, width):
+                roll[i * width + level] = self._bound(i, level)
+                value[i * width + level] = max(self.bank_value(level), roll[i * width + level])
+        for level in range(TOP_LEVEL, -1, -1):
+            bank = self.bank_value(level)
+            for i, g in enumerate(flat):
+                total = 0.0
+                for p, offsets in g:
+                    total += p * max([value[o + level] for o in offsets])
+                roll[i * width + level] = total
+            for i in range(len(STATES)):
+                value[i * width + level] = max(bank, roll[i * width + level])
+        self._roll = roll
+
+    def bank_value(self, level: int) -> float:
+        """Points for banking at ``level``; -1 when banking is not allowed (below entry)."""
+        points = level * STEP
+        return float(points) if self.on_board or points >= self.entry else -1.0
+
+    def _bound(self, i: int, level: int) -> float:
+        """Beyond the table: roll once more and bank (a close lower bound at such totals)."""
+        return self.pass_prob[i] * level * STEP + self.mean_gain[i]
+
+    def roll_value(self, state: int, level: int) -> float:
+        """Expected final turn score of rolling dice ``state`` with ``level`` on the turn."""
+        if level < self.width:
+            return self._roll[state * self.width + level]
+        return self._bound(state, level)
+
+    def value(self, state: int, level: int) -> float:
+        return max(self.bank_value(level), self.roll_value(state, level))
+
+
+@cache
+def score_table(entry: int, on_board: bool) -> ScoreTable:
+    """The cached expected-score table (``entry`` only matters off the board)."""
+    return ScoreTable(0 if on_board else entry, on_board)
+
+
+def expected_turn_value(on_board: bool = True, entry: int = 0) -> float:
+    """Expected points of a whole turn from six dice under the optimal policy."""
+    return score_table(entry, on_board).roll_value(FRESH, 0)
+
+
+class ReachTable:
+    """P(this turn adds at least ``d`` levels more), per dice state; grown on demand."""
+
+    def __init__(self, on_board: bool) -> None:
+        self._groups = [_options(state, on_board) for state in STATES]
+        self._rows: list[list[float]] = [[1.0] for _ in STATES]  # d = 0 always succeeds
+
+    def prob(self, state: int, need: int) -> float:
+        """Probability of gaining ``need`` levels (≤ 0: certain) when rolling ``state``."""
+        if need <= 0:
+            return 1.0
+        need = min(need, REACH_CAP)
+        rows = self._rows
+        while len(rows[0]) <= need:
+            d = len(rows[0])
+            new = []
+            for g in self._groups:
+                total = 0.0
+                for p, opts in g:
+                    best = 0.0
+                    for i, s in opts:
+                        left = d - s
+                        chance = 1.0 if left <= 0 else rows[i][left]
+                        if chance > best:
+                            best = chance
+                    total += p * best
+                new.append(total)
+            for row, value in zip(rows, new, strict=True):
+                row.append(value)
+        return rows[state][need]
+
+
+@cache
+def reach_table(on_board: bool) -> ReachTable:
+    return ReachTable(on_board)
+
+
+def levels_needed(points: int) -> int:
+    """Levels of 50 needed to gain at least ``points``."""
+    return -(-points // STEP)
+
+
+# Decisions ----------------------------------------------------------------------------------
+
+Option = tuple[tuple[int, ...], int, int]  # (indices kept, points, next dice state index)
+
+
+def keep_options(dice: Sequence[object]) -> list[Option]:
+    """Legal keeps of the roll, one per next dice state (the most points; first on ties)."""
+    best: dict[int, Option] = {}
+    for indices, points in scoring_keeps(dice):
+        left = [d for i, d in enumerate(dice) if i not in indices]
+        a = sum(1 for d in left if d.colour == "A")  # type: ignore[attr-defined]
+        nxt = FRESH if not left else INDEX[(a, len(left) - a)]
+        if nxt not in best or best[nxt][1] < points:
+            best[nxt] = (indices, points, nxt)
+    return sorted(best.values())
+
+
+def _move(verb: str, indices: Sequence[int]) -> str:
+    return f"{verb}:{''.join(str(i) for i in indices)}"
+
+
+def choose_action(obs: QDiceObservation, rng: random.Random | None = None) -> str:
+    """Pick the move for the seat to act, from the observation alone.
+
+    * Last turn (someone else is the contingent winner): maximise the chance of strictly
+      beating the leader this turn, banking as soon as the keep does.
+    * A keep that would reach the target: weigh "bank now and let everyone else have one last
+      turn" against one more roll, in probability of winning (opponents' odds from the reach
+      tables).
+    * Otherwise: the expected-score table (with the entry threshold while off the board).
+    """
+    del rng  # the policy is deterministic; the parameter is the engine protocol's
+    me = obs.current
+    if me is None:
+        raise ValueError("nobody is to act: the game is over")
+    options = keep_options(obs.dice)
+    if not options:
+        raise ValueError("the roll on the table does not score")
+    if obs.final_round:
+        return _last_turn_move(obs, me, options)
+    mine = obs.scores[me]
+    crossing = [
+        o
+        for o in options
+        if mine + obs.turn_total + o[1] >= obs.target
+        and (obs.on_board[me] or obs.turn_total + o[1] >= obs.entry)
+    ]
+    if crossing:
+        return _end_game_move(obs, me, crossing)
+    table = score_table(obs.entry, obs.on_board[me])
+    level = obs.turn_total // STEP
+    best: tuple[float, int, str] | None = None
+    for indices, points, nxt in options:
+        after = level + points // STEP
+        bank = table.bank_value(after)
+        roll = table.roll_value(nxt, after)
+        choice = (bank, 1, _move("bank", indices)) if bank >= roll else None
+        candidate = choice or (roll, 0, _move("roll", indices))
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    assert best is not None
+    return best[2]
+
+
+def _last_turn_move(obs: QDiceObservation, me: int, options: list[Option]) -> str:
+    leader = obs.contingent_winner
+    assert leader is not None
+    goal = obs.scores[leader] - obs.scores[me] + 1
+    if not obs.on_board[me]:
+        goal = max(goal, obs.entry)
+    reach = reach_table(obs.on_board[me])
+    best: tuple[float, int, str] | None = None
+    for indices, points, nxt in options:
+        total = obs.turn_total + points
+        if total >= goal:
+            candidate = (1.0, points, _move("bank", indices))
+        else:
+            chance = reach.prob(nxt, levels_needed(goal - total))
+            candidate = (chance, points, _move("roll", indices))
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    assert best is not None
+    return best[2]
+
+
+def _end_game_move(obs: QDiceObservation, me: int, options: list[Option]) -> str:
+    """Choose among keeps that reach the target, in probability of winning the game."""
+    rivals = [j for j in range(obs.n_players) if j != me]
+    mine = obs.scores[me]
+    cache: dict[int, float] = {}
+
+    def bank_chance(turn: int) -> float:
+        """Chance nobody beats ``mine + turn`` in their one last turn."""
+        if turn not in cache:
+            final = mine + turn
+            chance = 1.0
+            for j in rivals:
+                need = final - obs.scores[j] + 1
+                if not obs.on_board[j]:
+                    need = max(need, obs.entry)
+                chance *= 1.0 - reach_table(obs.on_board[j]).prob(FRESH, levels_needed(need))
+            cache[turn] = chance
+        return cache[turn]
+
+    best: tuple[float, int, str] | None = None
+    for indices, points, nxt in options:
+        turn = obs.turn_total + points
+        bank = bank_chance(turn)
+        # One more roll, then bank the best keep (a bust, or a black hole, forfeits the turn);
+        # bank_chance grows with the total, so the best keep is the one with the most points.
+        roll = sum(
+            p * bank_chance(turn + gain * STEP)
+            for gain, p in best_gain_distribution(nxt, obs.on_board[me])
+        )
+        candidate = (bank, 1, _move("bank", indices)) if bank >= roll else None
+        candidate = candidate or (roll, 0, _move("roll", indices))
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    assert best is not None
+    return best[2]
+
+
+def threshold_action(obs: QDiceObservation, threshold: int = 300) -> str:
+    """A simple rival: keep the most points; bank at ``threshold`` once allowed to bank.
+
+    Off the board it has to reach ``entry`` first. It knows nothing of the end game.
+    """
+    me = obs.current
+    if me is None:
+        raise ValueError("nobody is to act: the game is over")
+    indices, points = max(scoring_keeps(obs.dice), key=lambda k: (k[1], len(k[0])))
+    total = obs.turn_total + points
+    if total >= threshold and (obs.on_board[me] or total >= obs.entry):
+        return _move("bank", indices)
+    return _move("roll", indices)
