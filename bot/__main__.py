@@ -20,12 +20,15 @@ async def run(settings: Settings) -> int:
     bot = QuantumTableBot(settings)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
+    closing: set[asyncio.Task[None]] = set()
 
     def stop(signame: str) -> None:
         if not stopping.is_set():
             log.info("Received %s; shutting down cleanly", signame)
             stopping.set()
-            loop.create_task(bot.close())
+            task = loop.create_task(bot.close())
+            closing.add(task)
+            task.add_done_callback(closing.discard)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop, sig.name)

@@ -13,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import __version__
 from bot.config import Settings
 from bot.games import all_games
 from bot.storage.db import Database

@@ -67,7 +67,11 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
             placeholder=control.placeholder or control.label,
             options=[
                 discord.SelectOption(
-                    label=o.label, value=o.value, description=o.description, emoji=o.emoji, default=o.default
+                    label=o.label,
+                    value=o.value,
+                    description=o.description,
+                    emoji=o.emoji,
+                    default=o.default,
                 )
                 for o in control.options
             ],
@@ -88,7 +92,9 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
 
 def message_parts(panel: Panel, game_id: int, version: int) -> dict[str, Any]:
     """Keyword arguments for send/edit: content, embed, attachments and view."""
-    embed = discord.Embed(title=panel.title, description=panel.description or None, colour=panel.colour)
+    embed = discord.Embed(
+        title=panel.title, description=panel.description or None, colour=panel.colour
+    )
     for field in panel.fields:
         embed.add_field(name=field.name, value=field.value, inline=field.inline)
     if panel.footer:
@@ -170,15 +176,21 @@ def _tables(interaction: discord.Interaction) -> TableManager:
     return bot.tables
 
 
-async def send_private(interaction: discord.Interaction, table: Table, panel: Panel, *, edit: bool) -> None:
+async def send_private(
+    interaction: discord.Interaction, table: Table, panel: Panel, *, edit: bool
+) -> None:
     """Send (or update, for clicks inside it) a player's ephemeral view."""
     if edit:
         await interaction.response.edit_message(**edit_parts(panel, table.id, table.record.version))
     else:
-        await interaction.response.send_message(ephemeral=True, **message_parts(panel, table.id, table.record.version))
+        await interaction.response.send_message(
+            ephemeral=True, **message_parts(panel, table.id, table.record.version)
+        )
 
 
-async def handle_click(interaction: discord.Interaction, game_id: int, version: int, action: str) -> None:
+async def handle_click(
+    interaction: discord.Interaction, game_id: int, version: int, action: str
+) -> None:
     manager = _tables(interaction)
     table = manager.get(game_id)
     who = person(interaction.user)

@@ -37,7 +37,9 @@ def table_here(interaction: discord.Interaction, game: str) -> Table:
     table = _bot(interaction).tables.in_location(interaction.channel_id or 0)
     if table is None or table.record.game != game:
         title = _bot(interaction).games[game].title
-        raise GameError(f"There is no game of {title} in this channel. Start one with /{game} start.")
+        raise GameError(
+            f"There is no game of {title} in this channel. Start one with /{game} start."
+        )
     return table
 
 
@@ -93,19 +95,25 @@ async def start_table(
         turn_timeout=timeout,
     )
     panel = bot.tables.public_panel(table)
-    response = await interaction.response.send_message(**message_parts(panel, table.id, table.record.version))
+    response = await interaction.response.send_message(
+        **message_parts(panel, table.id, table.record.version)
+    )
     message_id = response.message_id
     if message_id is None:
         message_id = (await interaction.original_response()).id
     await bot.tables.attach_message(table, message_id)
 
 
-def game_group(game: str, title: str, start: app_commands.Command[Any, ..., Any]) -> app_commands.Group:
+def game_group(
+    game: str, title: str, start: app_commands.Command[Any, ..., Any]
+) -> app_commands.Group:
     """``/<game>`` with ``start`` plus the subcommands every table has."""
     group = app_commands.Group(name=game, description=f"Play {title}", guild_only=True)
     group.add_command(start)
 
-    @app_commands.command(name="hand", description="Show your own view of the game (only you see it)")
+    @app_commands.command(
+        name="hand", description="Show your own view of the game (only you see it)"
+    )
     async def hand(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
         panel = await _bot(interaction).tables.private_panel(table.id, interaction.user.id)
@@ -136,14 +144,18 @@ def game_group(game: str, title: str, start: app_commands.Command[Any, ..., Any]
         await interaction.response.send_message(f"Game #{table.id} was cancelled.")
         await _bot(interaction).tables.refresh(table)
 
-    @app_commands.command(name="kick", description="Remove a player; an AI takes their seat (host or Manage Server)")
+    @app_commands.command(
+        name="kick", description="Remove a player; an AI takes their seat (host or Manage Server)"
+    )
     @app_commands.describe(player="The player to remove")
     async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
         table = table_here(interaction, game)
         await _bot(interaction).tables.kick(
             table.id, person(interaction.user), player.id, is_admin=is_manager(interaction)
         )
-        await interaction.response.send_message(f"{player.display_name} was removed from the table.")
+        await interaction.response.send_message(
+            f"{player.display_name} was removed from the table."
+        )
         await _bot(interaction).tables.refresh(table)
 
     for command in (hand, status, leave, cancel, kick):

@@ -41,7 +41,9 @@ class General(commands.Cog):
     def __init__(self, bot: QuantumTableBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="What Quantum Table does and how to start a game")
+    @app_commands.command(
+        name="help", description="What Quantum Table does and how to start a game"
+    )
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(
             title="Quantum Table",
@@ -74,7 +76,9 @@ class General(commands.Cog):
         embed.add_field(name="Uptime", value=_uptime(time.time() - self.bot.started_at))
         embed.add_field(name="Servers", value=str(len(self.bot.guilds)))
         embed.add_field(name="Active games", value=str(len(self.bot.tables.tables())))
-        embed.add_field(name="Games offered", value=", ".join(s.title for s in self.bot.games.values()))
+        embed.add_field(
+            name="Games offered", value=", ".join(s.title for s in self.bot.games.values())
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="rules", description="How a game is played")
@@ -83,16 +87,19 @@ class General(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         spec = self.bot.games.get(game)
         if spec is None:
-            raise GameError(f"There is no game called {game!r}. Try one of: {', '.join(self.bot.games)}.")
+            raise GameError(
+                f"There is no game called {game!r}. Try one of: {', '.join(self.bot.games)}."
+            )
         text = rules_text(game)
         title, _, body = text.partition("\n")
         pages = [body[i : i + EMBED_LIMIT] for i in range(0, len(body), EMBED_LIMIT)] or [""]
         embeds = [
-            discord.Embed(title=title.lstrip("# ") if i == 0 else None, description=page, colour=0x5865F2)
+            discord.Embed(
+                title=title.lstrip("# ") if i == 0 else None, description=page, colour=0x5865F2
+            )
             for i, page in enumerate(pages[:3])
         ]
         await interaction.response.send_message(embeds=embeds, ephemeral=True)
-
 
 
 async def setup(bot: QuantumTableBot) -> None:

@@ -27,7 +27,9 @@ def _bot(interaction: discord.Interaction) -> QuantumTableBot:
     return interaction.client  # type: ignore[return-value]
 
 
-async def leaderboard_parts(bot: QuantumTableBot, guild_id: int, game: str, page: int) -> dict[str, Any]:
+async def leaderboard_parts(
+    bot: QuantumTableBot, guild_id: int, game: str, page: int
+) -> dict[str, Any]:
     """The message for one page of a game's board: picture, caption and page buttons."""
     spec = bot.games.get(game)
     if spec is None:
@@ -59,7 +61,9 @@ async def leaderboard_parts(bot: QuantumTableBot, guild_id: int, game: str, page
         title=title,
         description=(
             f"{total} player(s) ranked by skill rating. Rating starts near 1000 and grows with "
-            "wins against strong players." if total else "No finished games yet: start one!"
+            "wins against strong players."
+            if total
+            else "No finished games yet: start one!"
         ),
         colour=0xF1C40F,
     )
@@ -94,7 +98,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
             return
         page = int(match["page"]) + (1 if match["dir"] == "next" else -1)
         try:
-            parts = await leaderboard_parts(_bot(interaction), interaction.guild_id, match["game"], page)
+            parts = await leaderboard_parts(
+                _bot(interaction), interaction.guild_id, match["game"], page
+            )
             parts["attachments"] = [parts.pop("file")]
             await interaction.response.edit_message(**parts)
         except Exception as error:
@@ -122,7 +128,9 @@ class Leaderboard(commands.Cog):
     @app_commands.command(name="stats", description="A player's record on this server")
     @app_commands.describe(player="Whose record (default: yours)")
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user
         rows = await self.bot.db.user_stats(interaction.guild_id, who.id)

@@ -21,9 +21,7 @@ async def start(
     thread: bool = False,
     turn_minutes: TURN_TIMER | None = None,
 ) -> None:
-    await start_table(
-        interaction, "qdice", {"target": target}, thread=thread, minutes=turn_minutes
-    )
+    await start_table(interaction, "qdice", {"target": target}, thread=thread, minutes=turn_minutes)
 
 
 GROUP = game_group("qdice", "Quantum dice", start)

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from bot.engines.base import ConfigError, GameError
 from bot.storage.db import Database
-from bot.storage.models import ActionRecord, GameRecord, SeatRecord, SeatResult
+from bot.storage.models import ActionRecord, SeatRecord, SeatResult
 from bot.tables.protocols import (
     GameSpec,
     NotAllowed,
@@ -156,7 +156,9 @@ class TableManager:
                     f"The table is full ({table.spec.engine.max_players} seats). "
                     "Ask the host to remove an AI player."
                 )
-            seat = SeatRecord(seat=len(table.seats), user_id=person.id, name=person.name, is_ai=False)
+            seat = SeatRecord(
+                seat=len(table.seats), user_id=person.id, name=person.name, is_ai=False
+            )
             await self._set_seats(table, [*table.seats, seat])
         return table
 
@@ -269,7 +271,11 @@ class TableManager:
             await self._come_back(table, seat)
             engine = table.spec.engine
             obs = engine.observe(table.state, seat)
-            legal = engine.legal_actions(table.state, seat) if seat in engine.to_act(table.state) else []
+            legal = (
+                engine.legal_actions(table.state, seat)
+                if seat in engine.to_act(table.state)
+                else []
+            )
             panel = await asyncio.to_thread(table.spec.ui.private_panel, obs, legal, table.names)
         panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
         return panel
@@ -307,7 +313,11 @@ class TableManager:
                 ],
             )
         if record.status == "cancelled":
-            return Panel(title=title, description=table.log[-1] if table.log else "Cancelled.", colour=0x99AAB5)
+            return Panel(
+                title=title,
+                description=table.log[-1] if table.log else "Cancelled.",
+                colour=0x99AAB5,
+            )
         assert table.state is not None
         engine = spec.engine
         obs = engine.observe(table.state, None)
@@ -332,7 +342,10 @@ class TableManager:
         if len(to_act) == 1 and not table.is_bot_seat(to_act[0]):
             legal = engine.legal_actions(table.state, to_act[0])
             controls = spec.ui.public_controls(obs, legal)
-        controls += [Control(HAND, "My view", "primary", row=4, emoji="🂠"), Control(LEAVE, "Leave", row=4)]
+        controls += [
+            Control(HAND, "My view", "primary", row=4, emoji="🂠"),
+            Control(LEAVE, "Leave", row=4),
+        ]
         waiting = ", ".join(
             table.names[s] + (" (AI)" if table.seats[s].autopilot else "") for s in to_act
         )
@@ -445,7 +458,9 @@ class TableManager:
         seats[seat] = record.model_copy(update={"autopilot": False})
         await self._set_seats(table, seats)
         table.changed.set()
-        await self.presenter.announce(table, f"{record.name} is back and plays their own seat again.")
+        await self.presenter.announce(
+            table, f"{record.name} is back and plays their own seat again."
+        )
 
     def _deadline(self, table: Table) -> float | None:
         """When the people to act now run out of time (None if only AI is to act)."""
@@ -474,7 +489,11 @@ class TableManager:
                 table.id,
                 version=version,
                 state_json=table.snapshot_json(),
-                actions=[ActionRecord(version=version, seat=seat, action=action, user_id=user_id, at=self.clock())],
+                actions=[
+                    ActionRecord(
+                        version=version, seat=seat, action=action, user_id=user_id, at=self.clock()
+                    )
+                ],
                 status="finished" if finished else None,
                 deadline_at=deadline,
             )
@@ -580,7 +599,10 @@ class TableManager:
                 updated[seat] = updated[seat].model_copy(update={"autopilot": True})
             await self._set_seats(table, updated)
             names = ", ".join(table.names[s] for s in pending)
-            table.log = [*table.log, f"{names} ran out of time; an AI plays for them until they return."][-6:]
+            table.log = [
+                *table.log,
+                f"{names} ran out of time; an AI plays for them until they return.",
+            ][-6:]
         await self.presenter.announce(
             table, f"⌛ {names} ran out of time. An AI plays their seat until they act again."
         )

@@ -17,7 +17,7 @@ import pytest_asyncio
 
 from bot.client import QuantumTableBot
 from bot.config import Settings
-from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Member, Message, User
+from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Message, User
 from bot.sandbox.loopback.testing import run_bot_against, stop_bot
 
 MANAGE_GUILD = 1 << 5
@@ -56,7 +56,9 @@ class World:
 
     def table_message(self, channel: Channel, viewer: User | None = None) -> Message:
         """The newest public message from the bot in the channel (the table)."""
-        public = [m for m in self.fake.messages(channel, viewer=viewer or self.dave) if not m.ephemeral]
+        public = [
+            m for m in self.fake.messages(channel, viewer=viewer or self.dave) if not m.ephemeral
+        ]
         assert public, "no public message in the channel"
         return public[-1].refresh()
 
@@ -67,7 +69,9 @@ def make_settings(db_path: Path, **overrides: object) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-async def start_bot(fake: LoopbackDiscord, db_path: Path, **overrides: object) -> tuple[QuantumTableBot, object]:
+async def start_bot(
+    fake: LoopbackDiscord, db_path: Path, **overrides: object
+) -> tuple[QuantumTableBot, object]:
     settings = make_settings(db_path, discord_token=fake.token, **overrides)
     bot = QuantumTableBot(settings)
     task = await run_bot_against(fake, bot)

@@ -22,13 +22,15 @@ def _env(**extra: str) -> dict[str, str]:
 
 async def test_without_token_says_how_to_get_one(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
+        sys.executable,
+        "-m",
+        "bot",
         cwd=tmp_path,  # no .env here
         env=_env(PYTHONPATH=str(ROOT), DATABASE_PATH=str(tmp_path / "x.db")),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    out, err = await asyncio.wait_for(process.communicate(), 60)
+    _out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 2
     text = err.decode()
     assert "DISCORD_TOKEN" in text and "discord.com/developers" in text
@@ -37,7 +39,9 @@ async def test_without_token_says_how_to_get_one(tmp_path: Path) -> None:
 
 async def test_malformed_setting_is_one_line(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
+        sys.executable,
+        "-m",
+        "bot",
         cwd=tmp_path,
         env=_env(PYTHONPATH=str(ROOT), DISCORD_TOKEN="x", DEV_GUILD_ID="not-a-number"),
         stdout=asyncio.subprocess.PIPE,
@@ -56,7 +60,9 @@ async def test_bot_process_comes_online_and_answers(tmp_path: Path) -> None:
         fake.add_member(guild, alice)
         room = fake.add_channel(guild, "smoke")
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot",
+            sys.executable,
+            "-m",
+            "bot",
             cwd=tmp_path,
             env=_env(
                 PYTHONPATH=os.pathsep.join([str(SITECUSTOMIZE), str(ROOT)]),

@@ -110,7 +110,9 @@ async def test_two_simultaneous_clicks_apply_once(manager: TableManager) -> None
     assert table.state is not None and table.state.totals == [1, 0]
 
 
-async def test_ai_plays_and_game_finishes_into_leaderboard(manager: TableManager, db: Database) -> None:
+async def test_ai_plays_and_game_finishes_into_leaderboard(
+    manager: TableManager, db: Database
+) -> None:
     table = await _game(manager, ALICE, ai=1)
     await manager.start(table.id, ALICE)
     for _ in range(20):
