@@ -21,6 +21,7 @@ from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Message, User
 from bot.sandbox.loopback.testing import run_bot_against, stop_bot
 
 MANAGE_GUILD = 1 << 5
+SPEC = Path(__file__).parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 
 
 class ErrorLog(logging.Handler):
@@ -83,7 +84,7 @@ async def start_bot(
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
-    fake = LoopbackDiscord()
+    fake = LoopbackDiscord(spec=SPEC if SPEC.exists() else None)
     await fake.start()
     guild = fake.add_guild("Quantum Test Server")
     people = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "admin")}

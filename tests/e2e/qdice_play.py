@@ -1,0 +1,79 @@
+"""Playing Quantum dice through the loopback the way people do: clicking the table's buttons."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engines.qdice_ai import choose_action
+from bot.sandbox.loopback import Button, Channel, LoopbackDiscord, Message, User
+from bot.tables.manager import TableManager
+from bot.tables.table import Table
+
+
+def button(message: Message, action: str) -> Button:
+    """The button whose custom_id ends in ``action`` (ids are ``qt:<game>:<version>:<action>``)."""
+    found = [b for b in message.refresh().buttons if (b.custom_id or "").endswith(f":{action}")]
+    assert len(found) == 1, f"no single {action!r} button on the table: {message.buttons}"
+    return found[0]
+
+
+async def click_action(fake: LoopbackDiscord, user: User, message: Message, action: str) -> None:
+    await fake.click(user, message, custom_id=button(message, action).custom_id)
+
+
+async def play_human_turn(
+    fake: LoopbackDiscord, tables: TableManager, table: Table, message: Message, user: User
+) -> None:
+    """One person's whole turn: decide as a careful player would, then click it in."""
+    engine = table.spec.engine
+    seat = table.seat_of(user.id)
+    assert seat is not None and table.state is not None
+    while table.record.status == "active" and engine.to_act(table.state) == {seat}:
+        observation = engine.observe(table.state, seat)
+        verb, _, picks = choose_action(observation, random.Random(0)).partition(":")
+        for index in picks:
+            await click_action(fake, user, message, f"t{index}")
+        await click_action(fake, user, message, verb)
+        await fake.wait_idle()
+
+
+async def play_to_the_end(
+    fake: LoopbackDiscord,
+    tables: TableManager,
+    table: Table,
+    message: Message,
+    people: dict[int, User],
+    *,
+    max_turns: int = 400,
+) -> None:
+    for _ in range(max_turns):
+        await fake.wait_idle()
+        if table.record.status != "active":
+            return
+        assert table.state is not None
+        (seat,) = table.spec.engine.to_act(table.state)
+        record = table.seats[seat]
+        if record.is_ai or record.autopilot:
+            continue  # the bot moves for it; wait_idle lets it
+        await play_human_turn(fake, tables, table, message, people[record.user_id or 0])
+    raise AssertionError("the game did not finish")
+
+
+async def open_table(
+    fake: LoopbackDiscord,
+    channel: Channel,
+    host: User,
+    guests: list[User],
+    *,
+    ai: int = 0,
+    options: dict[str, object] | None = None,
+) -> Message:
+    """Start a lobby, seat the guests and AI players, press Start; return the table message."""
+    lobby = (await fake.slash(host, "qdice start", channel=channel, options=options or {})).message
+    assert lobby is not None and not lobby.ephemeral
+    for guest in guests:
+        await fake.click(guest, lobby, label="Join")
+    for _ in range(ai):
+        await fake.click(host, lobby, label="Add AI")
+    await fake.click(host, lobby, label="Start")
+    return lobby.refresh()

@@ -1,0 +1,132 @@
+"""Quantum dice end to end: lobby, refusals, a whole game with people and AI, the leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.sandbox.loopback import InteractionRefused
+from tests.e2e.conftest import World
+from tests.e2e.qdice_play import button, click_action, open_table, play_to_the_end
+
+
+def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
+    """The newest ephemeral message only ``user`` can see in the channel."""
+    mine = [m for m in w.fake.messages(channel, viewer=user) if m.ephemeral]
+    assert mine, "no ephemeral reply"
+    return mine[-1]
+
+
+async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
+    room = w.channel()
+    lobby = (await w.fake.slash(w.alice, "qdice start", channel=room)).message
+    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Start", "Cancel"]
+    await w.fake.click(w.bob, lobby, label="Join")
+    assert "bob" in lobby.refresh().text()
+
+    await w.fake.click(w.bob, lobby, label="Start")
+    assert "Only the host" in _reply(w, room, w.bob).text()
+    await w.fake.click(w.dave, lobby, label="Add AI")
+    assert "Only the host" in _reply(w, room, w.dave).text()
+
+    again = await w.fake.slash(w.carol, "qdice start", channel=room)
+    assert again.message.ephemeral and "already running in this channel" in again.message.text()
+    assert str(lobby.id) in again.message.text()  # points at the running game
+
+    await w.fake.click(w.alice, lobby, label="Add AI")
+    await w.fake.click(w.alice, lobby, label="Start")
+    table = lobby.refresh()
+    assert table.image().size == (960, 600)
+    assert {f"t{i}" for i in range(6)} <= {b.custom_id.rsplit(":", 1)[1] for b in table.buttons}
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+
+
+async def test_outsiders_and_out_of_turn_clicks_change_nothing(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    version = table.record.version
+
+    await click_action(w.fake, w.dave, message, "t0")
+    assert "not playing at this table" in _reply(w, room, w.dave).text()
+    await click_action(w.fake, w.bob, message, "t0")
+    assert "not your move" in _reply(w, room, w.bob).text()
+    assert table.record.version == version
+
+    cancel = await w.fake.slash(w.bob, "qdice cancel", channel=room)
+    assert "Only the host" in cancel.message.text() and table.record.status == "active"
+    kick = await w.fake.slash(w.dave, "qdice kick", channel=room, options={"player": w.bob.id})
+    assert "Only the host" in kick.message.text() and table.seat_of(w.bob.id) == 1
+    done = await w.fake.slash(w.admin, "qdice cancel", channel=room)  # Manage Server may
+    assert "cancelled" in done.message.text() and table.record.status == "cancelled"
+    assert not message.refresh().buttons
+
+
+async def test_two_simultaneous_clicks_apply_once(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.state is not None
+    version = table.record.version
+    toggle = button(message, "t2").custom_id
+    await asyncio.gather(
+        w.fake.click(w.alice, message, custom_id=toggle, wait=False),
+        w.fake.click(w.alice, message, custom_id=toggle, wait=False),
+    )
+    await w.fake.wait_idle()
+    assert table.record.version == version + 1
+    assert table.state.selected == [2]  # type: ignore[attr-defined]
+    assert "out of date" in _reply(w, room, w.alice).text()
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+
+
+async def test_my_view_is_only_for_its_owner(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    result = await w.fake.click(w.alice, message, label="My view")
+    view = result.message
+    assert view.ephemeral and view.visible_to(w.alice) and not view.visible_to(w.bob)
+    assert "Your score" in view.text()
+    with pytest.raises(InteractionRefused):
+        await w.fake.click(w.bob, view, label="Roll")
+    await w.fake.click(w.dave, message, label="My view")
+    assert "not playing" in _reply(w, room, w.dave).text()
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+
+
+async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob], ai=1, options={"target": 1000})
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    await play_to_the_end(w.fake, w.bot.tables, table, message, people)
+
+    final = message.refresh()
+    assert table.record.status == "finished"
+    assert "won" in final.text() and "Final standings" in final.text()
+    assert not final.buttons
+    assert w.bot.tables.in_location(room.id) is None
+
+    rows, total = await w.bot.db.leaderboard(w.guild.id, "qdice")
+    assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
+    board = await w.fake.slash(w.carol, "leaderboard", channel=room, options={"game": "qdice"})
+    assert not board.message.ephemeral and board.message.image().size[0] > 0
+    assert f"{total} player(s) ranked" in board.message.text()
+    stats = await w.fake.slash(w.bob, "stats", channel=room)
+    assert "Quantum dice" in stats.message.text() and "played" in stats.message.text()
+
+
+async def test_game_in_a_new_thread(w: World) -> None:
+    room = w.channel()
+    result = await w.fake.slash(w.alice, "qdice start", channel=room, options={"thread": True})
+    (thread,) = w.fake.threads(room)
+    assert f"<#{thread.id}>" in result.message.text()
+    lobby = [m for m in w.fake.messages(thread, viewer=w.bob) if not m.ephemeral][-1]
+    assert "lobby" in lobby.text()
+    await w.fake.click(w.bob, lobby, label="Join")
+    assert w.bot.tables.in_location(thread.id) is not None
+    assert w.bot.tables.in_location(room.id) is None  # the channel itself stays free
+    await w.fake.slash(w.alice, "qdice cancel", channel=thread)
