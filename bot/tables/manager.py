@@ -190,8 +190,7 @@ class TableManager:
                     f"{engine.title} needs at least {engine.min_players} players: "
                     f"{missing} more must Join, or press Add AI."
                 )
-            config = engine.parse_config(table.record.config.get("options"))
-            table.state = engine.new_game(config, len(table.seats), table.record.seed)
+            table.state = engine.new_game(table.config, len(table.seats), table.record.seed)
             table.log = [f"The game begins with {len(table.seats)} players."]
             version = table.record.version + 1
             deadline = self._deadline(table)

@@ -51,7 +51,7 @@ class Table:
 
     @property
     def config(self) -> BaseModel:
-        return self.spec.engine.parse_config(self.record.config)
+        return self.spec.engine.parse_config(self.record.config.get("options"))
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.record.seats:

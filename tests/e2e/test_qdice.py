@@ -20,7 +20,10 @@ def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
 
 async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
     room = w.channel()
-    lobby = (await w.fake.slash(w.alice, "qdice start", channel=room)).message
+    lobby = (
+        await w.fake.slash(w.alice, "qdice start", channel=room, options={"target": 2000})
+    ).message
+    assert "First to 2,000" in lobby.text()
     assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Start", "Cancel"]
     await w.fake.click(w.bob, lobby, label="Join")
     assert "bob" in lobby.refresh().text()
