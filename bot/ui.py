@@ -90,7 +90,7 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
     return TableButton(button)
 
 
-def message_parts(panel: Panel, game_id: int, version: int) -> dict[str, Any]:
+def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:
     """Keyword arguments for send/edit: content, embed, attachments and view."""
     embed = discord.Embed(
         title=panel.title, description=panel.description or None, colour=panel.colour
@@ -107,13 +107,13 @@ def message_parts(panel: Panel, game_id: int, version: int) -> dict[str, Any]:
         "content": panel.content,
         "embed": embed,
         "files": files,
-        "view": build_view(panel, game_id, version),
+        "view": build_view(panel, game_id, panel.version),
     }
 
 
-def edit_parts(panel: Panel, game_id: int, version: int) -> dict[str, Any]:
+def edit_parts(panel: Panel, game_id: int) -> dict[str, Any]:
     """Like :func:`message_parts`, for editing: new attachments replace the old ones."""
-    parts = message_parts(panel, game_id, version)
+    parts = message_parts(panel, game_id)
     parts["attachments"] = parts.pop("files")
     return parts
 
@@ -127,12 +127,21 @@ class DiscordPresenter:
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
 
-    async def show(self, table: Table, panel: Panel) -> None:
+    async def show(self, table: Table, panel: Panel) -> int | None:
         if table.record.message_id is None:
-            return
+            return None
         channel = self.bot.get_partial_messageable(table.location_id)
         message = channel.get_partial_message(table.record.message_id)
-        await message.edit(**edit_parts(panel, table.id, table.record.version))
+        try:
+            await message.edit(**edit_parts(panel, table.id))
+        except discord.NotFound:
+            # Someone deleted the table message: post the table again rather than lose it.
+            if not table.record.is_live:
+                return None
+            log.info("Table message of game %s is gone; posting it again", table.id)
+            reposted = await channel.send(**message_parts(panel, table.id))
+            return reposted.id
+        return None
 
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
         channel = self.bot.get_partial_messageable(table.location_id)
@@ -181,11 +190,9 @@ async def send_private(
 ) -> None:
     """Send (or update, for clicks inside it) a player's ephemeral view."""
     if edit:
-        await interaction.response.edit_message(**edit_parts(panel, table.id, table.record.version))
+        await interaction.response.edit_message(**edit_parts(panel, table.id))
     else:
-        await interaction.response.send_message(
-            ephemeral=True, **message_parts(panel, table.id, table.record.version)
-        )
+        await interaction.response.send_message(ephemeral=True, **message_parts(panel, table.id))
 
 
 async def handle_click(
@@ -211,14 +218,21 @@ async def handle_click(
     else:
         await manager.act(game_id, who.id, action, version)
     if private:
-        panel = await manager.private_panel(game_id, who.id) if table.record.is_live else None
-        if panel is not None:
+        if table.record.status == "active":
+            panel = await manager.private_panel(game_id, who.id)
             await send_private(interaction, table, panel, edit=True)
         else:
             await interaction.response.defer()
+        await manager.refresh(table)
+    elif interaction.message is not None and interaction.message.id == table.record.message_id:
+        # A click on the table itself: answer it with the updated table (edit in place).
+        async def respond(panel: Panel) -> None:
+            await interaction.response.edit_message(**edit_parts(panel, table.id))
+
+        await manager.refresh(table, respond=respond)
     else:
         await interaction.response.defer()
-    await manager.refresh(table)
+        await manager.refresh(table)
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):

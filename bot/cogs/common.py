@@ -82,7 +82,7 @@ async def start_table(
             turn_timeout=timeout,
         )
         panel = bot.tables.public_panel(table)
-        message = await room.send(**message_parts(panel, table.id, table.record.version))
+        message = await room.send(**message_parts(panel, table.id))
         await bot.tables.attach_message(table, message.id)
         await interaction.followup.send(f"Your table is open in {room.mention}.", ephemeral=True)
         return
@@ -95,9 +95,7 @@ async def start_table(
         turn_timeout=timeout,
     )
     panel = bot.tables.public_panel(table)
-    response = await interaction.response.send_message(
-        **message_parts(panel, table.id, table.record.version)
-    )
+    response = await interaction.response.send_message(**message_parts(panel, table.id))
     message_id = response.message_id
     if message_id is None:
         message_id = (await interaction.original_response()).id
@@ -124,7 +122,7 @@ def game_group(
         table = table_here(interaction, game)
         panel = _bot(interaction).tables.public_panel(table)
         panel.controls = []
-        parts = message_parts(panel, table.id, table.record.version)
+        parts = message_parts(panel, table.id)
         parts.pop("view")
         await interaction.response.send_message(ephemeral=True, **parts)
 

@@ -14,11 +14,11 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot.engines.base import ConfigError, GameError
 from bot.storage.db import Database
@@ -190,18 +190,19 @@ class TableManager:
                     f"{engine.title} needs at least {engine.min_players} players: "
                     f"{missing} more must Join, or press Add AI."
                 )
-            table.state = engine.new_game(table.config, len(table.seats), table.record.seed)
-            table.log = [f"The game begins with {len(table.seats)} players."]
+            state = engine.new_game(table.config, len(table.seats), table.record.seed)
+            log = [f"The game begins with {len(table.seats)} players."]
             version = table.record.version + 1
-            deadline = self._deadline(table)
+            deadline = self._deadline(table, state)
             await self.db.save_progress(
                 table.id,
                 version=version,
-                state_json=table.snapshot_json(),
+                state_json=table.snapshot_json(state, log, []),
                 actions=[],
                 status="active",
                 deadline_at=deadline,
             )
+            table.state, table.log = state, log
             table.record.version = version
             table.record.status = "active"
             table.record.deadline_at = deadline
@@ -276,6 +277,7 @@ class TableManager:
                 else []
             )
             panel = await asyncio.to_thread(table.spec.ui.private_panel, obs, legal, table.names)
+            panel.version = table.record.version
         panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
         return panel
 
@@ -283,6 +285,11 @@ class TableManager:
 
     def public_panel(self, table: Table) -> Panel:
         """The public message: pure function of the table (rendering happens here)."""
+        panel = self._public_panel(table)
+        panel.version = table.record.version
+        return panel
+
+    def _public_panel(self, table: Table) -> Panel:
         spec, record = table.spec, table.record
         title = f"{spec.emoji} {spec.title} · game #{table.id}"
         if record.status == "lobby":
@@ -356,18 +363,34 @@ class TableManager:
             controls=controls,
         )
 
-    async def refresh(self, table: Table, *, force: bool = False) -> None:
-        """Bring the public message up to date; serialised so edits land in order."""
+    async def refresh(
+        self,
+        table: Table,
+        *,
+        force: bool = False,
+        respond: Callable[[Panel], Awaitable[None]] | None = None,
+    ) -> None:
+        """Bring the public message up to date; serialised so edits land in order.
+
+        ``respond`` shows the panel by answering a click on the table message itself (one
+        request instead of an answer plus an edit); it is always called, even when the
+        message is already current, because the click needs its answer.
+        """
         async with table.refresh_lock:
             revision = self._revision(table)
-            if not force and table.shown_version == revision:
+            if respond is None and not force and table.shown_version == revision:
                 return
             panel = await asyncio.to_thread(self.public_panel, table)
-            try:
-                await self.presenter.show(table, panel)
-            except Exception:
-                log.exception("Could not update the table message of game %s", table.id)
-                return
+            if respond is not None:
+                await respond(panel)
+            else:
+                try:
+                    moved = await self.presenter.show(table, panel)
+                except Exception:
+                    log.exception("Could not update the table message of game %s", table.id)
+                    return
+                if moved is not None:
+                    await self.attach_message(table, moved)
             table.shown_version = revision
 
     # --- start-up and shutdown ---------------------------------------------------------
@@ -436,14 +459,17 @@ class TableManager:
             old = table.seats[seat]
             seats = list(table.seats)
             seats[seat] = SeatRecord(seat=seat, user_id=None, name=f"{old.name} (AI)", is_ai=True)
+            if all(s.is_ai for s in seats):
+                await self._close(table, f"{reason}; with no players left the game was cancelled.")
+                return
             await self._set_seats(table, seats)
-            table.log = [*table.log, f"{reason}; an AI plays their seat now."][-6:]
+            table.note(f"{reason}; an AI plays their seat now.")
             table.changed.set()
         await self.presenter.announce(table, f"{reason}; an AI plays their seat now.")
 
     async def _close(self, table: Table, message: str) -> None:
         table.record.status = "cancelled"
-        table.log = [*table.log, message]
+        table.note(message)
         table.record.ended_at = self.clock()
         await self.db.cancel_game(table.id, ended_at=table.record.ended_at)
         table.changed.set()
@@ -461,44 +487,43 @@ class TableManager:
             table, f"{record.name} is back and plays their own seat again."
         )
 
-    def _deadline(self, table: Table) -> float | None:
+    def _deadline(self, table: Table, state: BaseModel | None = None) -> float | None:
         """When the people to act now run out of time (None if only AI is to act)."""
-        if table.state is None:
+        state = state if state is not None else table.state
+        if state is None:
             return None
-        to_act = table.spec.engine.to_act(table.state)
+        to_act = table.spec.engine.to_act(state)
         if not any(not table.is_bot_seat(s) for s in to_act):
             return None
         return self.clock() + self.timeout_for(table)
 
     async def _apply(self, table: Table, seat: int, action: str, user_id: int | None) -> None:
-        """Apply, save, then swap in the new state (lock held). Nothing changes on error."""
+        """Apply to a copy, save it, and only then swap it in (lock held).
+
+        An illegal move or a failed save leaves the table exactly as it was, and no one
+        (a renderer included) ever sees a state that was not saved.
+        """
         engine = table.spec.engine
         assert table.state is not None
-        before = table.state
-        trial = before.model_copy(deep=True)
+        trial = table.state.model_copy(deep=True)
         events = engine.apply(trial, seat, action)
         version = table.record.version + 1
         finished = engine.is_over(trial)
-        old_log, old_history = table.log, table.history
-        table.state = trial
-        table.remember(version, seat, [e.render(table.names) for e in events])
-        deadline = None if finished else self._deadline(table)
-        try:
-            await self.db.save_progress(
-                table.id,
-                version=version,
-                state_json=table.snapshot_json(),
-                actions=[
-                    ActionRecord(
-                        version=version, seat=seat, action=action, user_id=user_id, at=self.clock()
-                    )
-                ],
-                status="finished" if finished else None,
-                deadline_at=deadline,
-            )
-        except BaseException:
-            table.state, table.log, table.history = before, old_log, old_history
-            raise
+        log, history = table.with_move(version, seat, [e.render(table.names) for e in events])
+        deadline = None if finished else self._deadline(table, trial)
+        await self.db.save_progress(
+            table.id,
+            version=version,
+            state_json=table.snapshot_json(trial, log, history),
+            actions=[
+                ActionRecord(
+                    version=version, seat=seat, action=action, user_id=user_id, at=self.clock()
+                )
+            ],
+            status="finished" if finished else None,
+            deadline_at=deadline,
+        )
+        table.state, table.log, table.history = trial, log, history
         table.record.version = version
         table.record.deadline_at = deadline
         table.changed.set()
@@ -598,10 +623,7 @@ class TableManager:
                 updated[seat] = updated[seat].model_copy(update={"autopilot": True})
             await self._set_seats(table, updated)
             names = ", ".join(table.names[s] for s in pending)
-            table.log = [
-                *table.log,
-                f"{names} ran out of time; an AI plays for them until they return.",
-            ][-6:]
+            table.note(f"{names} ran out of time; an AI plays for them until they return.")
         await self.presenter.announce(
             table, f"⌛ {names} ran out of time. An AI plays their seat until they act again."
         )

@@ -50,8 +50,11 @@ class GameSpec:
 class Presenter(Protocol):
     """Where tables appear. The Discord layer implements it; tests may use a fake."""
 
-    async def show(self, table: Table, panel: Panel) -> None:
-        """Replace the table's public message with ``panel`` (edit in place)."""
+    async def show(self, table: Table, panel: Panel) -> int | None:
+        """Replace the table's public message with ``panel`` (edit in place).
+
+        Returns the id of a new message if the old one was gone and the table was reposted.
+        """
 
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
         """Post a short public message in the table's channel, optionally pinging a user."""

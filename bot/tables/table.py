@@ -69,13 +69,20 @@ class Table:
 
     # --- snapshot ----------------------------------------------------------------------
 
-    def snapshot_json(self) -> str:
-        assert self.state is not None
+    def snapshot_json(
+        self,
+        state: BaseModel | None = None,
+        log: list[str] | None = None,
+        history: list[tuple[int, int]] | None = None,
+    ) -> str:
+        """The saved form of the table's play: engine state, recent events, recent movers."""
+        state = state if state is not None else self.state
+        assert state is not None
         return json.dumps(
             {
-                "state": json.loads(self.spec.engine.dump_state(self.state)),
-                "log": self.log,
-                "history": self.history,
+                "state": json.loads(self.spec.engine.dump_state(state)),
+                "log": self.log if log is None else log,
+                "history": self.history if history is None else history,
             },
             separators=(",", ":"),
         )
@@ -86,6 +93,11 @@ class Table:
         self.log = list(data.get("log", []))
         self.history = [(int(v), int(s)) for v, s in data.get("history", [])]
 
-    def remember(self, version: int, seat: int, lines: list[str]) -> None:
-        self.history = [*self.history, (version, seat)][-HISTORY_LENGTH:]
-        self.log = [*self.log, *lines][-LOG_LENGTH:]
+    def with_move(
+        self, version: int, seat: int, lines: list[str]
+    ) -> tuple[list[str], list[tuple[int, int]]]:
+        """The log and history as they will be once this move is saved."""
+        return [*self.log, *lines][-LOG_LENGTH:], [*self.history, (version, seat)][-HISTORY_LENGTH:]
+
+    def note(self, line: str) -> None:
+        self.log = [*self.log, line][-LOG_LENGTH:]

@@ -63,3 +63,4 @@ class Panel:
     footer: str | None = None
     content: str | None = None
     controls: list[Control] = field(default_factory=list)
+    version: int = 0  # the table version this panel shows; its controls carry it
