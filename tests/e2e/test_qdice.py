@@ -133,3 +133,32 @@ async def test_game_in_a_new_thread(w: World) -> None:
     assert w.bot.tables.in_location(thread.id) is not None
     assert w.bot.tables.in_location(room.id) is None  # the channel itself stays free
     await w.fake.slash(w.alice, "qdice cancel", channel=thread)
+
+
+async def test_deleted_table_message_is_posted_again(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    w.fake.rest.delete(message)  # a moderator deletes the table
+    with w.fake.expect_errors("10008"):  # the bot's edit finds it gone, then posts anew
+        await w.fake.slash(w.alice, "qdice leave", channel=room)  # any change refreshes
+        await w.fake.wait_idle()
+    assert table.record.message_id != message.id
+    reposted = w.fake.get_message(table.record.message_id)
+    assert not reposted.deleted and "game #" in reposted.text() and reposted.buttons
+    assert table.seats[0].is_ai and "alice (AI)" in reposted.text()
+
+
+async def test_leaving_players_hand_over_to_ai_then_the_game_ends(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    await w.fake.click(w.bob, message, label="Leave")
+    assert table.seats[1].is_ai and table.record.status == "active"
+    announced = [m.text() for m in w.fake.messages(room, viewer=w.dave) if not m.ephemeral]
+    assert any("bob left the table" in text for text in announced)
+    await w.fake.click(w.alice, message, label="Leave")
+    assert table.record.status == "cancelled"
+    assert "no players left" in message.refresh().text()
