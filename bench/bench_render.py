@@ -18,39 +18,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from bot.engines.qdice import Die, QDiceObservation
+from bot.engines.qdice import QDiceObservation
 from bot.render.common import to_png
 from bot.render.leaderboard import LeaderboardRow, render_leaderboard
 from bot.render.qdice import render_qdice
-
-
-def _dice(spec: str) -> list[Die]:
-    return [Die(value=int(t[0]), colour=t[1]) for t in spec.split()]  # type: ignore[arg-type]
-
-
-def _obs(n: int, **fields: object) -> QDiceObservation:
-    base: dict[str, object] = {
-        "seat": None,
-        "n_players": n,
-        "scores": [(i * 2350) % 9500 for i in range(n)],
-        "on_board": [i % 3 != 1 for i in range(n)],
-        "current": 1,
-        "dice": _dice("1A 5B 3A 3B 3A 6B"),
-        "kept": [],
-        "selected": [],
-        "selection_score": None,
-        "turn_total": 0,
-        "rolled_six": True,
-        "final_round": False,
-        "contingent_winner": None,
-        "finished_last_turn": [False] * n,
-        "winner": None,
-        "target": 10_000,
-        "entry": 1_000,
-    }
-    base.update(fields)
-    return QDiceObservation(**base)
-
+from tests.render.builders import dice as _dice
+from tests.render.builders import make_obs as _obs
 
 NAMES = ["Alice", "Bartholomew the Magnificent", "Zoë 🎲", "Dana", "Evan", "Fiona", "Gus", "Hana"]
 EVENTS = ["Alice banked 1,450 points.", "Bob rolled six dice.", "Bob keeps 1, 3, 3, 3 for 400."]

@@ -748,20 +748,7 @@ class Database:
                 (guild_id, game, limit, offset),
             )
         total = int(total_row[0]) if total_row is not None else 0
-        return [
-            LeaderboardRow(
-                user_id=r["user_id"],
-                name=r["name"],
-                games=r["games"],
-                wins=r["wins"],
-                points=r["points"],
-                rating=r["rating"],
-                mu=r["mu"],
-                sigma=r["sigma"],
-                position=r["position"],
-            )
-            for r in rows
-        ], total
+        return [LeaderboardRow.model_validate(dict(r)) for r in rows], total
 
     async def user_stats(self, guild_id: int, user_id: int) -> list[UserStats]:
         """A user's record in every game they have finished on a server, by game name."""
@@ -775,22 +762,7 @@ class Database:
                 " ORDER BY p.game",
                 (guild_id, user_id),
             )
-        return [
-            UserStats(
-                game=r["game"],
-                user_id=r["user_id"],
-                name=r["name"],
-                games=r["games"],
-                wins=r["wins"],
-                points=r["points"],
-                rating=r["rating"],
-                mu=r["mu"],
-                sigma=r["sigma"],
-                position=r["position"],
-                board_size=r["board_size"],
-            )
-            for r in rows
-        ]
+        return [UserStats.model_validate(dict(r)) for r in rows]
 
     # ------------------------------------------------------------------ housekeeping
 

@@ -109,19 +109,10 @@ class LeaderboardRow(BaseModel):
     """1-based place on the board; players with equal (rating, wins, games) share a place."""
 
 
-class UserStats(BaseModel):
+class UserStats(LeaderboardRow):
     """One user's record in one game on one server, with their place on that board."""
 
     game: str
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    points: float
-    rating: float
-    mu: float
-    sigma: float
-    position: int
     board_size: int
     """How many players the board has (the AI pseudo-player is not counted)."""
 
