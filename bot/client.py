@@ -139,6 +139,9 @@ class QuantumTableBot(commands.Bot):
         return f"synced {len(synced)} global commands"
 
     async def close(self) -> None:
+        restoring = getattr(self, "_restore_task", None)
+        if restoring is not None and not restoring.done():
+            restoring.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "db"):

@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.engines.base import GameError
 from bot.tables.manager import Person, TableManager
 from bot.tables.table import Table
-from bot.tables.views import ADD_AI, CANCEL, HAND, JOIN, LEAVE, START, Control, Panel
+from bot.tables.views import ADD_AI, CANCEL, HAND, JOIN, LEAVE, REMOVE_AI, START, Control, Panel
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -209,6 +209,7 @@ async def handle_click(
     lobby_verbs = {
         JOIN: lambda: manager.join(game_id, who),
         ADD_AI: lambda: manager.add_ai(game_id, who),
+        REMOVE_AI: lambda: manager.remove_ai(game_id, who),
         START: lambda: manager.start(game_id, who),
         LEAVE: lambda: manager.leave(game_id, who),
         CANCEL: lambda: manager.cancel(game_id, who, is_admin=is_manager(interaction)),

@@ -33,7 +33,18 @@ from bot.tables.protocols import (
     TableNotFound,
 )
 from bot.tables.table import Table
-from bot.tables.views import ADD_AI, CANCEL, HAND, JOIN, LEAVE, START, Control, Field, Panel
+from bot.tables.views import (
+    ADD_AI,
+    CANCEL,
+    HAND,
+    JOIN,
+    LEAVE,
+    REMOVE_AI,
+    START,
+    Control,
+    Field,
+    Panel,
+)
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +189,18 @@ class TableManager:
             await self._set_seats(table, [*table.seats, seat])
         return table
 
+    async def remove_ai(self, game_id: int, actor: Person) -> Table:
+        """Take the most recently added AI player away from a lobby."""
+        table = self.get(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_host(table, actor.id, is_admin=False, what="remove AI players")
+            last_ai = next((s for s in reversed(table.seats) if s.is_ai), None)
+            if last_ai is None:
+                raise GameError("There is no AI player to remove.")
+            await self._set_seats(table, [s for s in table.seats if s.seat != last_ai.seat])
+        return table
+
     async def start(self, game_id: int, actor: Person) -> Table:
         table = self.get(game_id)
         async with table.lock:
@@ -191,18 +214,21 @@ class TableManager:
                     f"{missing} more must Join, or press Add AI."
                 )
             state = engine.new_game(table.config, len(table.seats), table.record.seed)
-            log = [f"The game begins with {len(table.seats)} players."]
+            lines = [f"The game begins with {len(table.seats)} players."]
             version = table.record.version + 1
             deadline = self._deadline(table, state)
             await self.db.save_progress(
                 table.id,
                 version=version,
-                state_json=table.snapshot_json(state, log, []),
+                state_json=table.snapshot_json(state, lines, []),
                 actions=[],
                 status="active",
                 deadline_at=deadline,
             )
-            table.state, table.log = state, log
+            table.state, table.log = state, lines
+            log.info(
+                "Game %s (%s) started with %d seats", table.id, table.record.game, len(table.seats)
+            )
             table.record.version = version
             table.record.status = "active"
             table.record.deadline_at = deadline
@@ -311,11 +337,17 @@ class TableManager:
                     Field("Options", f"{options}\nTurn timer: {minutes:g} min", inline=False),
                 ],
                 controls=[
-                    Control(JOIN, "Join", "success"),
-                    Control(LEAVE, "Leave"),
-                    Control(ADD_AI, "Add AI", emoji="🤖"),
-                    Control(START, "Start", "primary"),
-                    Control(CANCEL, "Cancel", "danger"),
+                    Control(JOIN, "Join", "success", row=0),
+                    Control(LEAVE, "Leave", row=0),
+                    Control(START, "Start", "primary", row=0),
+                    Control(ADD_AI, "Add AI", emoji="🤖", row=1),
+                    Control(
+                        REMOVE_AI,
+                        "Remove AI",
+                        row=1,
+                        disabled=not any(s.is_ai for s in table.seats),
+                    ),
+                    Control(CANCEL, "Cancel", "danger", row=1),
                 ],
             )
         if record.status == "cancelled":
@@ -468,6 +500,7 @@ class TableManager:
         await self.presenter.announce(table, f"{reason}; an AI plays their seat now.")
 
     async def _close(self, table: Table, message: str) -> None:
+        log.info("Game %s (%s) closed: %s", table.id, table.record.game, message)
         table.record.status = "cancelled"
         table.note(message)
         table.record.ended_at = self.clock()
@@ -509,12 +542,12 @@ class TableManager:
         events = engine.apply(trial, seat, action)
         version = table.record.version + 1
         finished = engine.is_over(trial)
-        log, history = table.with_move(version, seat, [e.render(table.names) for e in events])
+        lines, history = table.with_move(version, seat, [e.render(table.names) for e in events])
         deadline = None if finished else self._deadline(table, trial)
         await self.db.save_progress(
             table.id,
             version=version,
-            state_json=table.snapshot_json(trial, log, history),
+            state_json=table.snapshot_json(trial, lines, history),
             actions=[
                 ActionRecord(
                     version=version, seat=seat, action=action, user_id=user_id, at=self.clock()
@@ -523,7 +556,7 @@ class TableManager:
             status="finished" if finished else None,
             deadline_at=deadline,
         )
-        table.state, table.log, table.history = trial, log, history
+        table.state, table.log, table.history = trial, lines, history
         table.record.version = version
         table.record.deadline_at = deadline
         table.changed.set()
@@ -547,6 +580,7 @@ class TableManager:
         ]
         table.record.status = "finished"
         table.record.ended_at = self.clock()
+        log.info("Game %s (%s) finished; winners %s", table.id, table.record.game, outcome.winners)
         await self.db.finish_game(
             table.id,
             guild_id=table.record.guild_id,

@@ -13,7 +13,8 @@ from typing import Literal
 Style = Literal["primary", "secondary", "success", "danger"]
 
 # Core verbs start with "!" so they can never clash with a game's action strings.
-JOIN, LEAVE, ADD_AI, START, CANCEL, HAND = "!join", "!leave", "!addai", "!start", "!cancel", "!hand"
+JOIN, LEAVE, START, CANCEL, HAND = "!join", "!leave", "!start", "!cancel", "!hand"
+ADD_AI, REMOVE_AI = "!addai", "!delai"
 
 
 @dataclass(frozen=True)

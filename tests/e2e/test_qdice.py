@@ -24,7 +24,8 @@ async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
         await w.fake.slash(w.alice, "qdice start", channel=room, options={"target": 2000})
     ).message
     assert "First to 2,000" in lobby.text()
-    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Start", "Cancel"]
+    labels = ["Join", "Leave", "Start", "Add AI", "Remove AI", "Cancel"]
+    assert [b.label for b in lobby.buttons] == labels
     await w.fake.click(w.bob, lobby, label="Join")
     assert "bob" in lobby.refresh().text()
 
@@ -38,6 +39,12 @@ async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
     assert str(lobby.id) in again.message.text()  # points at the running game
 
     await w.fake.click(w.alice, lobby, label="Add AI")
+    await w.fake.click(w.alice, lobby, label="Add AI")
+    assert "Babbage (AI)" in lobby.refresh().text()
+    await w.fake.click(w.bob, lobby, label="Remove AI")
+    assert "Only the host" in _reply(w, room, w.bob).text()
+    await w.fake.click(w.alice, lobby, label="Remove AI")
+    assert "Babbage (AI)" not in lobby.refresh().text() and "Ada (AI)" in lobby.text()
     await w.fake.click(w.alice, lobby, label="Start")
     table = lobby.refresh()
     assert table.image().size == (960, 600)

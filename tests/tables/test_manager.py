@@ -181,3 +181,15 @@ async def test_cancel_and_kick_permissions(manager: TableManager) -> None:
     assert table.record.status == "cancelled"
     with pytest.raises(GameError):
         await manager.act(table.id, ALICE.id, "add1", None)
+
+
+async def test_host_removes_ai_players_from_the_lobby(manager: TableManager) -> None:
+    table = await _game(manager, ALICE, ai=2)
+    assert [s.name for s in table.seats] == ["Alice", "Ada (AI)", "Babbage (AI)"]
+    with pytest.raises(NotAllowed):
+        await manager.remove_ai(table.id, BOB)
+    await manager.remove_ai(table.id, ALICE)
+    await manager.remove_ai(table.id, ALICE)
+    assert [s.name for s in table.seats] == ["Alice"]
+    with pytest.raises(GameError, match="no AI player"):
+        await manager.remove_ai(table.id, ALICE)
