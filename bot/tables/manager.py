@@ -440,11 +440,22 @@ class TableManager:
                 table.load_snapshot(record.state_json)
             self._tables[record.id] = table
             count += 1
+            await self._forgive_downtime(table)
             if record.message_id is not None:
                 await self.refresh(table, force=True)
             if record.status == "active":
                 self._ensure_runner(table)
         return count
+
+    async def _forgive_downtime(self, table: Table) -> None:
+        """Time the bot was away is not the players' fault: leave them half a turn at least."""
+        deadline = table.record.deadline_at
+        if table.record.status != "active" or deadline is None:
+            return
+        floor = self.clock() + self.timeout_for(table) / 2
+        if deadline < floor:
+            table.record.deadline_at = floor
+            await self.db.update_game(table.id, deadline_at=floor)
 
     async def close(self) -> None:
         self._closing = True
@@ -479,13 +490,11 @@ class TableManager:
             if table.record.status == "lobby":
                 leaving = table.seats[seat]
                 rest = [s for s in table.seats if s.seat != seat]
-                if leaving.user_id == table.record.host_id:
-                    heir = next((s for s in rest if not s.is_ai), None)
-                    if heir is None:
-                        await self._close(table, f"{reason}; the lobby closed.")
-                        return
-                    table.record.host_id = heir.user_id or 0
-                    await self.db.update_game(table.id, host_id=table.record.host_id)
+                if leaving.user_id == table.record.host_id and not await self._pass_host(
+                    table, rest
+                ):
+                    await self._close(table, f"{reason}; the lobby closed.")
+                    return
                 await self._set_seats(table, rest)
                 return
             old = table.seats[seat]
@@ -494,10 +503,21 @@ class TableManager:
             if all(s.is_ai for s in seats):
                 await self._close(table, f"{reason}; with no players left the game was cancelled.")
                 return
+            if old.user_id == table.record.host_id:
+                await self._pass_host(table, seats)
             await self._set_seats(table, seats)
             table.note(f"{reason}; an AI plays their seat now.")
             table.changed.set()
         await self.presenter.announce(table, f"{reason}; an AI plays their seat now.")
+
+    async def _pass_host(self, table: Table, seats: list[SeatRecord]) -> bool:
+        """Make the first remaining person the host; False if nobody is left to take it."""
+        heir = next((s for s in seats if not s.is_ai and s.user_id is not None), None)
+        if heir is None or heir.user_id is None:
+            return False
+        table.record.host_id = heir.user_id
+        await self.db.update_game(table.id, host_id=heir.user_id)
+        return True
 
     async def _close(self, table: Table, message: str) -> None:
         log.info("Game %s (%s) closed: %s", table.id, table.record.game, message)

@@ -193,3 +193,33 @@ async def test_host_removes_ai_players_from_the_lobby(manager: TableManager) -> 
     assert [s.name for s in table.seats] == ["Alice"]
     with pytest.raises(GameError, match="no AI player"):
         await manager.remove_ai(table.id, ALICE)
+
+
+async def test_host_leaving_mid_game_passes_the_host_on(manager: TableManager) -> None:
+    table = await _game(manager, ALICE, BOB, CAROL)
+    await manager.start(table.id, ALICE)
+    await manager.leave(table.id, ALICE)
+    assert table.record.host_id == BOB.id and table.seats[0].is_ai
+    await manager.cancel(table.id, BOB, is_admin=False)  # Bob now may
+    assert table.record.status == "cancelled"
+
+
+async def test_downtime_does_not_eat_a_players_turn(db: Database) -> None:
+    now = [1_000.0]
+    first = TableManager(
+        db, {"toy": TOY}, Recorder(), ai_delay=0, turn_timeout=60, clock=lambda: now[0]
+    )
+    table = await _game(first, ALICE, BOB)
+    await first.start(table.id, ALICE)
+    assert table.record.deadline_at == 1_060.0
+    await first.close()
+    now[0] = 5_000.0  # the bot was down for over an hour
+    second = TableManager(
+        db, {"toy": TOY}, Recorder(), ai_delay=0, turn_timeout=60, clock=lambda: now[0]
+    )
+    await second.restore()
+    again = second.get(table.id)
+    assert again.record.deadline_at == 5_030.0 and not again.seats[0].autopilot
+    stored = await db.load_game(table.id)
+    assert stored is not None and stored.deadline_at == 5_030.0
+    await second.close()
