@@ -1,9 +1,10 @@
 """Shared drawing kit for the table renderers: palette, fonts, panels, text and dice.
 
 Everything here is pure and deterministic: the same arguments always give the same pixels.
-Only Pillow's bundled font is used (``ImageFont.load_default(size=...)``, FreeType-backed,
-basic layout), so rendering never depends on the fonts of the host. That font covers ASCII
-and a few symbols only, so :func:`clean_text` folds or drops what it cannot draw.
+Text is drawn in DejaVu Sans, shipped with the package (``fonts/``, free licence beside it),
+so rendering never depends on the fonts of the host and names in Latin with accents, Greek
+or Cyrillic come out as written. What the font lacks (CJK, emoji) is folded or dropped by
+:func:`clean_text`.
 
 Costly pieces (fonts, die sprites, glyph checks) are cached per process.
 """
@@ -16,6 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -80,9 +82,15 @@ DIE_STYLES: dict[str, DieStyle] = {
 # --------------------------------------------------------------------------- fonts and text
 
 
+FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> Font:
-    """Pillow's bundled FreeType font at ``size`` pixels, cached."""
+    """The table font at ``size`` pixels, cached (Pillow's own font if ours is missing)."""
+    if FONT_FILE.exists():
+        # Basic layout: the same pixels on every machine, with or without libraqm.
+        return ImageFont.truetype(str(FONT_FILE), size=size, layout_engine=ImageFont.Layout.BASIC)
     loaded = ImageFont.load_default(size=size)
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow < 10.1
         raise RuntimeError("Pillow was built without FreeType; the renderers need it")
@@ -97,7 +105,7 @@ def _notdef_key() -> tuple[tuple[int, int], bytes]:
 
 @lru_cache(maxsize=4096)
 def has_glyph(char: str) -> bool:
-    """True when the bundled font draws ``char`` (not the empty-box fallback)."""
+    """True when the table font draws ``char`` (not the empty-box fallback)."""
     if char == " ":
         return True
     mask = font(20).getmask(char)
@@ -130,6 +138,8 @@ def clean_text(text: str) -> str:
             continue
         if raw in "\n\r\t":
             out.append(" ")
+            continue
+        if unicodedata.category(raw)[0] == "C":  # controls, format characters, unassigned
             continue
         if has_glyph(raw):
             out.append(raw)
