@@ -504,16 +504,7 @@ class Database:
                 " WHERE game_id = ? AND version > ? ORDER BY version",
                 (game_id, after_version),
             )
-        return [
-            ActionRecord(
-                version=r["version"],
-                seat=r["seat"],
-                action=r["action"],
-                user_id=r["user_id"],
-                at=r["at"],
-            )
-            for r in rows
-        ]
+        return [ActionRecord.model_validate(dict(r)) for r in rows]
 
     async def cancel_game(self, game_id: int, ended_at: float | None = None) -> bool:
         """Cancel a live game. True if it was cancelled now, False if it had already ended."""

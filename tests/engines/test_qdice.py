@@ -4,24 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engines.base import IllegalAction, InvalidAction, Rng
+from bot.engines.base import IllegalAction, InvalidAction
 from bot.engines.qdice import Die, QDiceConfig, QDiceEngine, QDiceState
+from tests.engines.scripted import ScriptedRng
 
 ENGINE = QDiceEngine()
-
-
-class ScriptedRng(Rng):
-    """An Rng whose dice come from a script (then from the seed as usual)."""
-
-    script: list[list[int]] = []
-
-    def dice(self, count: int, sides: int = 6) -> list[int]:
-        if self.script:
-            values = self.script.pop(0)
-            assert len(values) == count, f"script gave {values} for {count} dice"
-            self.calls += 1
-            return values
-        return super().dice(count, sides)
 
 
 def table(spec: str) -> list[Die]:

@@ -13,25 +13,12 @@ from itertools import combinations, combinations_with_replacement, permutations
 import pytest
 from pydantic import ValidationError
 
-from bot.engines.base import IllegalAction, Rng
+from bot.engines.base import IllegalAction
 from bot.engines.qdice import COLOURS, Die, QDiceConfig, QDiceEngine, QDiceState
 from bot.engines.qdice_scoring import best_split, has_score, is_black_hole, score_keep
+from tests.engines.scripted import ScriptedRng
 
 ENGINE = QDiceEngine()
-
-
-class ScriptedRng(Rng):
-    """Dice values from a script, then from the seed."""
-
-    script: list[list[int]] = []
-
-    def dice(self, count: int, sides: int = 6) -> list[int]:
-        if self.script:
-            values = self.script.pop(0)
-            assert len(values) == count, f"script gave {values} for {count} dice"
-            self.calls += 1
-            return values
-        return super().dice(count, sides)
 
 
 def dice(spec: str) -> list[tuple[int, str]]:
