@@ -51,7 +51,7 @@ class General(commands.Cog):
                 "Card and dice games for your server. Start a table with `/<game> start`: a lobby "
                 "appears where people press **Join**, the host fills empty seats with **Add AI** "
                 "and presses **Start**. The table picture updates as the game moves; anything "
-                "secret (your hand) is shown only to you through **My view** or `/<game> hand`."
+                "secret (your hand) is shown only to you through **My hand** or `/<game> hand`."
             ),
             colour=0x5865F2,
         )

@@ -381,7 +381,7 @@ class TableManager:
             legal = engine.legal_actions(table.state, to_act[0])
             controls = spec.ui.public_controls(obs, legal)
         controls += [
-            Control(HAND, "My view", "primary", row=4, emoji="🂠"),
+            Control(HAND, "My hand", "primary", row=4, emoji="🂠"),
             Control(LEAVE, "Leave", row=4),
         ]
         waiting = ", ".join(

@@ -95,13 +95,13 @@ async def test_two_simultaneous_clicks_apply_once(w: World) -> None:
 async def test_my_view_is_only_for_its_owner(w: World) -> None:
     room = w.channel()
     message = await open_table(w.fake, room, w.alice, [w.bob])
-    result = await w.fake.click(w.alice, message, label="My view")
+    result = await w.fake.click(w.alice, message, label="My hand")
     view = result.message
     assert view.ephemeral and view.visible_to(w.alice) and not view.visible_to(w.bob)
     assert "Your score" in view.text()
     with pytest.raises(InteractionRefused):
         await w.fake.click(w.bob, view, label="Roll")
-    await w.fake.click(w.dave, message, label="My view")
+    await w.fake.click(w.dave, message, label="My hand")
     assert "not playing" in _reply(w, room, w.dave).text()
     await w.fake.slash(w.alice, "qdice cancel", channel=room)
 
