@@ -1,0 +1,65 @@
+"""Command sync policy and settings, without a network."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.client import EXTENSIONS, QuantumTableBot, invite_url
+from bot.config import ConfigurationError, Settings, load_settings
+
+
+async def _bot(tmp_path: Path, **settings: Any) -> tuple[QuantumTableBot, list[Any]]:
+    bot = QuantumTableBot(Settings(_env_file=None, database_path=tmp_path / "x.db", **settings))  # type: ignore[call-arg]
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
+    calls: list[Any] = []
+
+    async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        calls.append(guild.id if guild else "global")
+        return []
+
+    bot.tree.sync = fake_sync  # type: ignore[method-assign]
+    return bot, calls
+
+
+async def test_global_sync_only_when_commands_change_or_forced(tmp_path: Path) -> None:
+    bot, calls = await _bot(tmp_path)
+    assert "synced" in await bot.sync_commands()
+    assert "unchanged" in await bot.sync_commands()
+    assert calls == ["global"]
+    await bot.sync_commands(force=True)  # the owner's /sync
+    assert calls == ["global", "global"]
+    bot.tree.remove_command("about")  # the command set changed
+    await bot.sync_commands()
+    assert calls == ["global"] * 3
+
+
+async def test_development_guild_syncs_every_start(tmp_path: Path) -> None:
+    bot, calls = await _bot(tmp_path, dev_guild_id=1234)
+    await bot.sync_commands()
+    await bot.sync_commands()
+    assert calls == [1234, 1234]
+
+
+def test_invite_url_has_scopes_and_permissions() -> None:
+    url = invite_url(42)
+    assert "client_id=42" in url and "applications.commands" in url and "bot" in url
+    permissions = discord.Permissions(int(url.split("permissions=")[1].split("&")[0]))
+    assert permissions.send_messages and permissions.attach_files and permissions.embed_links
+    assert not permissions.administrator
+
+
+def test_settings_errors_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AI_DELAY", "-1")
+    with pytest.raises(ConfigurationError) as caught:
+        load_settings(_env_file=None)
+    assert "AI_DELAY" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_blank_token_counts_as_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "   ")
+    assert load_settings(_env_file=None).token is None
