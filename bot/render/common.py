@@ -81,74 +81,105 @@ DIE_STYLES: dict[str, DieStyle] = {
 
 # --------------------------------------------------------------------------- fonts and text
 
+FONT_DIR = Path(__file__).with_name("fonts")
+FONT_FILE = FONT_DIR / "DejaVuSans.ttf"
+BOLD_FONT_FILE = FONT_DIR / "DejaVuSans-Bold.ttf"
 
-FONT_FILE = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
 
-
-@lru_cache(maxsize=64)
-def font(size: int) -> Font:
-    """The table font at ``size`` pixels, cached (Pillow's own font if ours is missing)."""
-    if FONT_FILE.exists():
+@lru_cache(maxsize=128)
+def _load_face(path: str, size: int) -> Font | None:
+    try:
         # Basic layout: the same pixels on every machine, with or without libraqm.
-        return ImageFont.truetype(str(FONT_FILE), size=size, layout_engine=ImageFont.Layout.BASIC)
-    loaded = ImageFont.load_default(size=size)
-    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow < 10.1
+        return ImageFont.truetype(path, size=size, layout_engine=ImageFont.Layout.BASIC)
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> Font:
+    """DejaVu Sans (or DejaVu Sans Bold) at ``size`` pixels, cached.
+
+    Falls back to Pillow's bundled font (ASCII only, no bold face) if the font files are
+    missing or unreadable.
+    """
+    loaded = _load_face(str(BOLD_FONT_FILE if bold else FONT_FILE), size)
+    if loaded is not None:
+        return loaded
+    default = ImageFont.load_default(size=size)
+    if not isinstance(default, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow < 10.1
         raise RuntimeError("Pillow was built without FreeType; the renderers need it")
-    return loaded
+    return default
 
 
-@lru_cache(maxsize=1)
-def _notdef_key() -> tuple[tuple[int, int], bytes]:
-    mask = font(20).getmask("\uffff")
+def has_bold_face() -> bool:
+    """True when :func:`font` has a real bold face (else bold is faked with a stroke)."""
+    return _load_face(str(BOLD_FONT_FILE), 20) is not None
+
+
+@lru_cache(maxsize=2)
+def _notdef_key(bold: bool) -> tuple[tuple[int, int], bytes]:
+    mask = font(20, bold).getmask("\uffff")  # a noncharacter: always the empty-box glyph
     return mask.size, bytes(mask)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def has_glyph(char: str) -> bool:
-    """True when the table font draws ``char`` (not the empty-box fallback)."""
+    """True when both the regular and the bold face draw ``char`` (not the empty box).
+
+    Characters of right-to-left scripts count as missing: the basic layout would draw them
+    backwards and unjoined.
+    """
     if char == " ":
         return True
-    mask = font(20).getmask(char)
-    return (mask.size, bytes(mask)) != _notdef_key()
+    if unicodedata.bidirectional(char) in ("R", "AL"):
+        return False
+    for bold in (False, True):
+        mask = font(20, bold).getmask(char)
+        if (mask.size, bytes(mask)) == _notdef_key(bold):
+            return False
+    return True
 
 
+# ASCII stand-ins, used only when the font lacks the character (Pillow's fallback font).
 _FOLD = {
     "\u2013": "-",  # en dash
     "\u2014": "-",  # em dash
     "\u2212": "-",  # minus
     "\u00d7": "x",
     "\u2192": "->",
-    "\u00a0": " ",
-    "\u2009": " ",
-    "\u202f": " ",
+    "\u2026": "...",
 }
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)
 def clean_text(text: str) -> str:
-    """Fold ``text`` to what the bundled font can draw.
+    """``text`` reduced to what the table font can draw, on one line.
 
-    Accents are stripped (``é`` → ``e``), dashes folded, unsupported letters and digits
-    become ``?``, and other unsupported symbols (emoji, joiners, controls) are dropped.
+    Text is NFC-normalised (so accents sit on precomposed letters), whitespace runs become
+    one space, and controls and format characters (joiners, direction marks) are dropped.
+    A character the font lacks is replaced by its accent-free form or an ASCII stand-in
+    when that can be drawn, else by ``?`` if it is a letter or digit (CJK, right-to-left
+    scripts) and dropped otherwise (most emoji).
     """
     out: list[str] = []
-    for raw in text:
-        if raw in _FOLD:
-            out.append(_FOLD[raw])
-            continue
-        if raw in "\n\r\t":
+    for raw in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(raw)
+        if raw in "\t\n\v\f\r" or category[0] == "Z":  # tabs, breaks and all spaces
             out.append(" ")
             continue
-        if unicodedata.category(raw)[0] == "C":  # controls, format characters, unassigned
+        if category[0] == "C":  # controls, format characters, unassigned, private use
             continue
         if has_glyph(raw):
             out.append(raw)
+            continue
+        if raw in _FOLD and all(has_glyph(c) for c in _FOLD[raw]):
+            out.append(_FOLD[raw])
             continue
         decomposed = unicodedata.normalize("NFKD", raw)
         base = "".join(c for c in decomposed if not unicodedata.combining(c))
         if base and all(has_glyph(c) for c in base):
             out.append(base)
-        elif unicodedata.category(raw)[0] in "LN":
+        elif category[0] in "LN":
             out.append("?")
     return " ".join("".join(out).split())
 
@@ -171,7 +202,7 @@ def ellipsize(text: str, fnt: Font, max_width: float) -> str:
     text = clean_text(text)
     if fnt.getlength(text) <= max_width:
         return text
-    ellipsis = "…"
+    ellipsis = clean_text("…")
     low, high = 0, len(text)
     while low < high:  # longest prefix that fits together with the ellipsis
         mid = (low + high + 1) // 2
@@ -182,13 +213,13 @@ def ellipsize(text: str, fnt: Font, max_width: float) -> str:
     return (text[:low].rstrip() + ellipsis) if low else ellipsis
 
 
-def fit_font(text: str, sizes: Sequence[int], max_width: float) -> Font:
+def fit_font(text: str, sizes: Sequence[int], max_width: float, *, bold: bool = False) -> Font:
     """The largest font among ``sizes`` (given large to small) in which ``text`` fits."""
     text = clean_text(text)
     for size in sizes:
-        if font(size).getlength(text) <= max_width:
-            return font(size)
-    return font(sizes[-1])
+        if font(size, bold).getlength(text) <= max_width:
+            return font(size, bold)
+    return font(sizes[-1], bold)
 
 
 def draw_text(
@@ -204,14 +235,15 @@ def draw_text(
 ) -> float:
     """Draw cleaned (and optionally ellipsized) text; returns the drawn width.
 
-    ``bold`` thickens the strokes with a 1 px outline of the same colour (the bundled font
-    has no bold face).
+    ``bold`` uses the bold face (or, with Pillow's fallback font, a 1 px outline of the
+    same colour).
     """
-    fnt = font(size)
-    text = ellipsize(text, fnt, max_width) if max_width is not None else clean_text(text)
+    fnt = font(size, bold)
+    stroke = 1 if bold and not has_bold_face() else 0
+    limit = None if max_width is None else max_width - 2 * stroke
+    text = ellipsize(text, fnt, limit) if limit is not None else clean_text(text)
     if not text:
         return 0.0
-    stroke = 1 if bold else 0
     draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
     return fnt.getlength(text) + 2 * stroke
 

@@ -149,7 +149,10 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         return
     if obs.final_round:
         panel(draw, STRIP, PALETTE.final, radius=10)
-        draw_text(draw, (x0 + 16, cy), "FINAL ROUND", 20, (255, 246, 230), anchor="lm", bold=True)
+        label_w = draw_text(
+            draw, (x0 + 16, cy), "FINAL ROUND", 20, (255, 246, 230), anchor="lm", bold=True
+        )
+        text_x = x0 + 16 + label_w + 20
         parts = []
         if obs.contingent_winner is not None:
             lead = obs.contingent_winner
@@ -159,12 +162,12 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
             parts.append(f"{_name(names, obs.current)}'s last turn")
         draw_text(
             draw,
-            (x0 + 172, cy),
+            (text_x, cy),
             "  ·  ".join(parts),
             20,
             (255, 246, 230),
             anchor="lm",
-            max_width=x1 - x0 - 188,
+            max_width=x1 - 16 - text_x,
         )
         return
     panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
@@ -184,7 +187,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         max_width=520,
         bold=True,
     )
-    draw_text(draw, (x0 + 42 + width + 4, cy), "to play", 20, PALETTE.text, anchor="lm")
+    draw_text(draw, (x0 + 42 + width + 7, cy), "to play", 20, PALETTE.text, anchor="lm")
 
 
 def _draw_dice(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
@@ -311,7 +314,7 @@ def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
         newest = i == len(lines) - 1
         colour = (236, 244, 240) if newest else (168, 204, 188)
         draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
-        draw_text(draw, (left + 14, y), line, 18, colour, anchor="lm", max_width=right - left - 14)
+        draw_text(draw, (left + 14, y), line, 16, colour, anchor="lm", max_width=right - left - 14)
         y += 30
 
 

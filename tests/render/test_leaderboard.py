@@ -81,3 +81,19 @@ def test_odd_values_do_not_crash() -> None:
     ]
     image = render_leaderboard("🏆 Leaderboard — " + "x" * 100, odd, 7, 3)
     assert image.size == SIZE
+
+
+def test_names_are_drawn_as_written_or_fall_back() -> None:
+    def board(*names: str) -> bytes:
+        named = [
+            LeaderboardRow(rank=r.rank, name=n, games=r.games, wins=r.wins, points=r.points)
+            for r, n in zip(rows(len(names)), names, strict=True)
+        ]
+        return render_leaderboard("Ἑλληνικά — Русский", named, 1, 1).tobytes()
+
+    written = board("Ἀθηνᾶ", "Zoë", "Ольга")
+    assert written == board("Ἀθηνᾶ", "Zoë", "Ольга")
+    assert written != board("Athena", "Zoë", "Ольга")
+    assert written != board("Ἀθηνᾶ", "Zoe", "Ольга")
+    assert written != board("Ἀθηνᾶ", "Zoë", "Olga")
+    assert board("李小龙", "🎲🎲") == board("Unknown player", "Unknown player")

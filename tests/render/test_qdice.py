@@ -10,9 +10,12 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from bot.engines.qdice import QDiceObservation
-from bot.render.common import DIE_STYLES, PALETTE
+from bot.render.common import DIE_STYLES, PALETTE, font
 from bot.render.qdice import (
+    BOARD,
     FELT,
+    ROWS_BOTTOM,
+    ROWS_TOP,
     SIZE,
     STRIP,
     TRAY,
@@ -127,6 +130,30 @@ def test_long_and_unicode_names_do_not_crash() -> None:
     assert image.size == SIZE
     # Fewer names than seats falls back to "Player N".
     assert render_qdice(make_obs(8), ["Solo"]).size == SIZE
+
+
+def test_names_are_drawn_as_written_or_fall_back() -> None:
+    obs = make_obs(4)
+    written = ["Zoë", "José Ramírez", "Ольга", "Ἀθηνᾶ"]
+    plain = ["Zoe", "Jose Ramirez", "Olga", "Athena"]
+    drawn = render_qdice(obs, written)
+    assert drawn.size == SIZE
+    assert drawn.tobytes() == render_qdice(obs, list(written)).tobytes()
+    for seat in range(4):  # every accented / Greek / Cyrillic name shows its own letters
+        other = render_qdice(obs, [*written[:seat], plain[seat], *written[seat + 1 :]])
+        assert region_differs(drawn, other, (BOARD[0], ROWS_TOP, BOARD[2], ROWS_BOTTOM))
+    # CJK and emoji-only names have nothing drawable: the same pixels as "Player N".
+    unreadable = render_qdice(obs, ["李小龙", "🎲🎲", "Ольга", "👨‍👩‍👧‍👦"])
+    fallback = render_qdice(obs, ["Player 1", "Player 2", "Ольга", "Player 4"])
+    assert unreadable.tobytes() == fallback.tobytes()
+
+
+def test_final_round_label_does_not_touch_the_text() -> None:
+    obs = make_obs(4, final_round=True, contingent_winner=2, current=1)
+    image = render_qdice(obs, ["Ольга Петровна Смирнова-Кузнецова"] * 4)
+    label_end = STRIP[0] + 16 + font(20, bold=True).getlength("FINAL ROUND")
+    gap = (int(label_end) + 3, STRIP[1] + 4, int(label_end) + 18, STRIP[3] - 4)
+    assert all(close(colour, PALETTE.final, 2) for _, colour in image.crop(gap).getcolors())
 
 
 def test_unselected_scoring_and_non_scoring_selection_differ() -> None:
