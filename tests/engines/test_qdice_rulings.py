@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations, combinations_with_replacement, permutations
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from bot.engines.base import IllegalAction
-from bot.engines.qdice import COLOURS, Die, QDiceConfig, QDiceEngine, QDiceState
+from bot.engines.qdice import COLOURS, Die, QDiceConfig, QDiceState
 from bot.engines.qdice_scoring import best_split, has_score, is_black_hole, score_keep
-from tests.engines.scripted import ScriptedRng
-
-ENGINE = QDiceEngine()
+from tests.engines.scripted import ENGINE, kinds
+from tests.engines.scripted import make_state as scripted_state
 
 
 def dice(spec: str) -> list[tuple[int, str]]:
@@ -26,36 +26,9 @@ def dice(spec: str) -> list[tuple[int, str]]:
     return [(int(word[0]), word[1]) for word in spec.split()]
 
 
-def table(spec: str) -> list[Die]:
-    return [Die(value=v, colour=c) for v, c in dice(spec)]  # type: ignore[arg-type]
-
-
-def make_state(
-    roll: str,
-    *,
-    n_players: int = 2,
-    script: list[list[int]] | None = None,
-    scores: list[int] | None = None,
-    on_board: list[bool] | None = None,
-    kept: str = "",
-    turn_total: int = 0,
-    current: int = 0,
-) -> QDiceState:
-    state = ENGINE.new_game(QDiceConfig(), n_players, seed=3)
-    state.rng = ScriptedRng(seed=3, script=[list(s) for s in script or []])
-    state.dice = table(roll)
-    state.kept = table(kept) if kept else []
-    state.turn_total = turn_total
-    state.current = current
-    if scores is not None:
-        state.scores = scores
-    if on_board is not None:
-        state.on_board = on_board
-    return state
-
-
-def kinds(events) -> list[str]:
-    return [e.kind for e in events]
+def make_state(roll: str, **fields: Any) -> QDiceState:
+    """A game with ``roll`` on the table (seed 3 once the script runs out)."""
+    return scripted_state(roll, seed=3, **fields)
 
 
 BUST6 = [2, 3, 4, 6, 6, 2]  # no 1 or 5, no triple, not a straight, not three pairs
