@@ -37,6 +37,20 @@ async def play_human_turn(
         await fake.wait_idle()
 
 
+async def human_to_act(
+    fake: LoopbackDiscord, table: Table, people: dict[int, User], *, max_turns: int = 50
+) -> User:
+    """Wait while AI seats move (an opening roll may bust a person's turn); return who acts."""
+    for _ in range(max_turns):
+        await fake.wait_idle()
+        assert table.record.status == "active" and table.state is not None
+        (seat,) = table.spec.engine.to_act(table.state)
+        record = table.seats[seat]
+        if not (record.is_ai or record.autopilot):
+            return people[record.user_id or 0]
+    raise AssertionError("no person was ever to act")
+
+
 async def play_to_the_end(
     fake: LoopbackDiscord,
     tables: TableManager,

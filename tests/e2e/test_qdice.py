@@ -8,7 +8,7 @@ import pytest
 
 from bot.sandbox.loopback import InteractionRefused
 from tests.e2e.conftest import World
-from tests.e2e.qdice_play import button, click_action, open_table, play_to_the_end
+from tests.e2e.qdice_play import button, click_action, human_to_act, open_table, play_to_the_end
 
 
 def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
@@ -57,12 +57,14 @@ async def test_outsiders_and_out_of_turn_clicks_change_nothing(w: World) -> None
     message = await open_table(w.fake, room, w.alice, [w.bob])
     table = w.bot.tables.in_location(room.id)
     assert table is not None
+    mover = await human_to_act(w.fake, table, {w.alice.id: w.alice, w.bob.id: w.bob})
+    waiting = w.bob if mover is w.alice else w.alice
     version = table.record.version
 
     await click_action(w.fake, w.dave, message, "t0")
     assert "not playing at this table" in _reply(w, room, w.dave).text()
-    await click_action(w.fake, w.bob, message, "t0")
-    assert "not your move" in _reply(w, room, w.bob).text()
+    await click_action(w.fake, waiting, message, "t0")
+    assert "not your move" in _reply(w, room, waiting).text()
     assert table.record.version == version
 
     cancel = await w.fake.slash(w.bob, "qdice cancel", channel=room)
@@ -79,16 +81,17 @@ async def test_two_simultaneous_clicks_apply_once(w: World) -> None:
     message = await open_table(w.fake, room, w.alice, [w.bob])
     table = w.bot.tables.in_location(room.id)
     assert table is not None and table.state is not None
+    mover = await human_to_act(w.fake, table, {w.alice.id: w.alice, w.bob.id: w.bob})
     version = table.record.version
     toggle = button(message, "t2").custom_id
     await asyncio.gather(
-        w.fake.click(w.alice, message, custom_id=toggle, wait=False),
-        w.fake.click(w.alice, message, custom_id=toggle, wait=False),
+        w.fake.click(mover, message, custom_id=toggle, wait=False),
+        w.fake.click(mover, message, custom_id=toggle, wait=False),
     )
     await w.fake.wait_idle()
     assert table.record.version == version + 1
     assert table.state.selected == [2]  # type: ignore[attr-defined]
-    assert "out of date" in _reply(w, room, w.alice).text()
+    assert "out of date" in _reply(w, room, mover).text()
     await w.fake.slash(w.alice, "qdice cancel", channel=room)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from bot.sandbox.loopback import LoopbackDiscord
 from bot.sandbox.loopback.testing import stop_bot
 from tests.e2e.conftest import SPEC, start_bot
-from tests.e2e.qdice_play import click_action, open_table, play_to_the_end
+from tests.e2e.qdice_play import click_action, human_to_act, open_table, play_to_the_end
 
 
 async def test_restart_mid_game_then_finish(tmp_path: Path) -> None:
@@ -23,7 +23,9 @@ async def test_restart_mid_game_then_finish(tmp_path: Path) -> None:
         message = await open_table(fake, room, alice, [bob], ai=1, options={"target": 1000})
         table = bot.tables.in_location(room.id)
         assert table is not None
-        await click_action(fake, alice, message, "t0")
+        people = {alice.id: alice, bob.id: bob}
+        player = await human_to_act(fake, table, people)  # the seed is random: anyone may be first
+        await click_action(fake, player, message, "t0")
         await fake.wait_idle()
         version, state = table.record.version, table.state
         await stop_bot(bot, task)  # type: ignore[arg-type]
@@ -39,10 +41,10 @@ async def test_restart_mid_game_then_finish(tmp_path: Path) -> None:
 
         # A button from before the restart still routes to the game.
         stale = next(cid for cid in buttons_before if cid.endswith(":t0"))
-        await fake.click(alice, message, custom_id=stale)
+        await fake.click(player, message, custom_id=stale)
         assert again.record.version == version + 1
 
-        await play_to_the_end(fake, bot.tables, again, message, {alice.id: alice, bob.id: bob})
+        await play_to_the_end(fake, bot.tables, again, message, people)
         assert again.record.status == "finished"
         rows, _ = await bot.db.leaderboard(guild.id, "qdice")
         assert {r.user_id for r in rows} == {alice.id, bob.id}
