@@ -37,17 +37,23 @@ async def play_human_turn(
         await fake.wait_idle()
 
 
+def person_to_act(table: Table, people: dict[int, User]) -> User | None:
+    """The person whose move it is, or None while an AI or autopilot seat moves."""
+    assert table.state is not None
+    (seat,) = table.spec.engine.to_act(table.state)
+    record = table.seats[seat]
+    return None if record.is_ai or record.autopilot else people[record.user_id or 0]
+
+
 async def human_to_act(
     fake: LoopbackDiscord, table: Table, people: dict[int, User], *, max_turns: int = 50
 ) -> User:
     """Wait while AI seats move (an opening roll may bust a person's turn); return who acts."""
     for _ in range(max_turns):
         await fake.wait_idle()
-        assert table.record.status == "active" and table.state is not None
-        (seat,) = table.spec.engine.to_act(table.state)
-        record = table.seats[seat]
-        if not (record.is_ai or record.autopilot):
-            return people[record.user_id or 0]
+        assert table.record.status == "active"
+        if (person := person_to_act(table, people)) is not None:
+            return person
     raise AssertionError("no person was ever to act")
 
 
@@ -64,12 +70,10 @@ async def play_to_the_end(
         await fake.wait_idle()
         if table.record.status != "active":
             return
-        assert table.state is not None
-        (seat,) = table.spec.engine.to_act(table.state)
-        record = table.seats[seat]
-        if record.is_ai or record.autopilot:
+        person = person_to_act(table, people)
+        if person is None:
             continue  # the bot moves for it; wait_idle lets it
-        await play_human_turn(fake, tables, table, message, people[record.user_id or 0])
+        await play_human_turn(fake, tables, table, message, person)
     raise AssertionError("the game did not finish")
 
 
