@@ -18,7 +18,7 @@ from bot.games import all_games
 from bot.storage.db import Database
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
-from bot.ui import DiscordPresenter, TableButton, TableSelect, reply_error
+from bot.ui import DiscordPresenter, TableComponent, reply_error
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,7 @@ EXTENSIONS = (
     "bot.cogs.leaderboard",
     "bot.cogs.admin",
     "bot.cogs.qdice",
+    "bot.cogs.qpoker",
 )
 
 # What the bot needs in a channel: read and post, embed the table, attach its picture, and
@@ -78,7 +79,7 @@ class QuantumTableBot(commands.Bot):
             turn_timeout=self.settings.turn_timeout,
         )
         self.tree.on_error = self.on_app_command_error
-        self.add_dynamic_items(TableButton, TableSelect)
+        self.add_dynamic_items(TableComponent)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

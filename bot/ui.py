@@ -78,7 +78,7 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
             disabled=control.disabled,
             row=control.row,
         )
-        return TableSelect(select)
+        return TableComponent(select)
     button: discord.ui.Button[Any] = discord.ui.Button(
         custom_id=cid,
         label=control.label,
@@ -87,7 +87,7 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
         disabled=control.disabled,
         row=control.row,
     )
-    return TableButton(button)
+    return TableComponent(button)
 
 
 def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:
@@ -192,7 +192,10 @@ async def send_private(
     if edit:
         await interaction.response.edit_message(**edit_parts(panel, table.id))
     else:
-        await interaction.response.send_message(ephemeral=True, **message_parts(panel, table.id))
+        parts = message_parts(panel, table.id)
+        if parts["view"] is None:  # discord.py's send_message rejects view=None
+            parts.pop("view")
+        await interaction.response.send_message(ephemeral=True, **parts)
 
 
 async def handle_click(
@@ -236,37 +239,27 @@ async def handle_click(
         await manager.refresh(table)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
-    """Any button on any table message, before or after a restart."""
+class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
+    """Any button or select menu on any table message, before or after a restart.
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
+    One class serves both kinds: discord.py keeps one dynamic item per custom_id pattern, so
+    two classes sharing the pattern would replace each other. A select's chosen value is the
+    action; a button's action is in its custom_id.
+    """
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> TableButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.item.custom_id or "", None)
-
-
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CUSTOM_ID):
-    """Any select menu on a table message; the chosen value is the action."""
-
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
-    ) -> TableSelect:
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableComponent:
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        await _dispatch(interaction, self.item.custom_id or "", values[0] if values else None)
+        cid = str((interaction.data or {}).get("custom_id") or "")
+        await _dispatch(interaction, cid, values[0] if values else None)
 
 
 async def _dispatch(interaction: discord.Interaction, cid: str, value: str | None) -> None:

@@ -1,0 +1,44 @@
+"""/qpoker: QuantumPoker tables."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import TURN_TIMER, game_group, start_table
+
+
+@app_commands.command(name="start", description="Open a QuantumPoker table in this channel")
+@app_commands.describe(
+    chips="Chips each player starts with (default 20)",
+    rounds="Rounds in the match (default 5)",
+    community="Community cards each round: five, or one per player (default five)",
+    calling="Players may call measurement early (default on)",
+    thread="Host the game in a new thread",
+    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
+)
+async def start(
+    interaction: discord.Interaction,
+    chips: app_commands.Range[int, 4, 1000] = 20,
+    rounds: app_commands.Range[int, 1, 50] = 5,
+    community: Literal["five", "per_player"] = "five",
+    calling: bool = True,
+    thread: bool = False,
+    turn_minutes: TURN_TIMER | None = None,
+) -> None:
+    options = {"chips": chips, "rounds": rounds, "community": community, "calling": calling}
+    await start_table(interaction, "qpoker", options, thread=thread, minutes=turn_minutes)
+
+
+GROUP = game_group("qpoker", "QuantumPoker", start)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.tree.add_command(GROUP)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.tree.remove_command(GROUP.name)

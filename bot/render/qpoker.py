@@ -1,0 +1,377 @@
+"""The QuantumPoker table as one image: every seat's qubits and chips, the community cards.
+
+Pure: :func:`render_qpoker` turns a :class:`~bot.engines.qpoker.QPokerObservation` plus the
+seat names (and optionally recent event lines) into a fixed-size ``PIL.Image``. Whatever the
+observation hides stays hidden: a qubit whose value is ``None`` is drawn face down (or as a
+superposition), so the spectator's observation gives the public picture and a seat's own
+observation gives that player's private one (their own values face up, marked as hidden).
+
+Each qubit card shows one of: face down (``?``), a value with a green edge (shown to
+everyone), a value with a blue edge (face down, seen only by its owner), ``0+1`` on violet
+(superposition), and a gold ``×2`` disc when its bet is doubled.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engines.qpoker import QPokerObservation, QubitView
+from bot.render.common import (
+    PALETTE,
+    RGB,
+    crown,
+    display_name,
+    draw_text,
+    panel,
+    to_png,
+    triangle_right,
+)
+
+WIDTH, HEIGHT = 960, 600
+SIZE = (WIDTH, HEIGHT)
+
+MARGIN = 16
+HEADER_H = 64
+STRIP = (MARGIN, 76, WIDTH - MARGIN, 116)
+SEATS = (MARGIN, 128, 620, 470)
+EVENTS = (MARGIN, 482, 620, HEIGHT - MARGIN)
+SIDE = (636, 128, WIDTH - MARGIN, HEIGHT - MARGIN)
+
+ROWS_TOP = SEATS[1] + 8
+LEGEND_H = 26
+ROWS_BOTTOM = SEATS[3] - LEGEND_H
+MAX_ROW_H = 74
+CARDS_X = 250
+CARD_GAP = 10
+
+BACK: RGB = (44, 58, 104)
+BACK_EDGE: RGB = (92, 112, 176)
+FACE: RGB = (244, 238, 222)
+FACE_TEXT: RGB = (34, 30, 28)
+SUPER: RGB = (118, 74, 170)
+SHOWN_EDGE: RGB = PALETTE.good
+HIDDEN_EDGE: RGB = (96, 140, 255)
+DOUBLE: RGB = PALETTE.gold
+
+PAULI_COLOURS: dict[str, RGB] = {
+    "X": (214, 86, 86),
+    "Y": (222, 160, 52),
+    "Z": (72, 150, 220),
+    "H": (140, 96, 200),
+    "CX": (214, 110, 160),
+    "SWAP": (70, 170, 130),
+}
+
+
+def row_height(n_players: int) -> int:
+    return min(MAX_ROW_H, (ROWS_BOTTOM - ROWS_TOP) // max(1, n_players))
+
+
+def qubit_box(seat: int, index: int, n_players: int) -> tuple[int, int, int, int]:
+    """Bounding box of ``seat``'s qubit ``index`` (tests sample pixels in it)."""
+    h = row_height(n_players)
+    top = ROWS_TOP + seat * h
+    card_h = h - 12
+    card_w = int(card_h * 0.78)
+    x = CARDS_X + index * (card_w + CARD_GAP)
+    return x, top + 6, x + card_w, top + 6 + card_h
+
+
+def _name(names: list[str], seat: int) -> str:
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return display_name(raw, f"Player {seat + 1}")
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    img = Image.new("RGB", SIZE, PALETTE.bg)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
+    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
+    _card(draw, (MARGIN + 4, 14, MARGIN + 32, 50), "H", size=13)
+    draw_text(
+        draw, (MARGIN + 44, HEADER_H // 2), "QuantumPoker", 30, PALETTE.text, anchor="lm", bold=True
+    )
+    panel(draw, SEATS, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
+    panel(draw, EVENTS, PALETTE.panel, radius=12, outline=PALETTE.panel_edge)
+    panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge)
+    _legend(draw)
+    return img
+
+
+def _legend(draw: ImageDraw.ImageDraw) -> None:
+    y = SEATS[3] - LEGEND_H / 2 - 4
+    x = SEATS[0] + 20
+    items: list[tuple[RGB, RGB, str]] = [
+        (BACK, BACK_EDGE, "face down"),
+        (FACE, SHOWN_EDGE, "shown"),
+        (FACE, HIDDEN_EDGE, "yours, face down"),
+        (SUPER, SUPER, "superposition"),
+    ]
+    for fill, edge, label in items:
+        draw.rounded_rectangle(
+            (x, y - 8, x + 12, y + 8), radius=3, fill=fill, outline=edge, width=2
+        )
+        x += 18 + draw_text(draw, (x + 18, y), label, 14, (178, 214, 198), anchor="lm") + 16
+    draw.ellipse((x, y - 8, x + 16, y + 8), fill=DOUBLE)
+    draw_text(draw, (x + 22, y), "doubled", 14, (178, 214, 198), anchor="lm")
+
+
+def _card(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], card: str, size: int = 20
+) -> None:
+    """A Pauli card tile."""
+    colour = PAULI_COLOURS.get(card, PALETTE.panel_edge)
+    panel(draw, box, colour, radius=6, outline=(250, 250, 250), width=2)
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    text_size = size if len(card) <= 2 else max(10, int(size * 0.62))
+    draw_text(draw, (cx, cy), card, text_size, (255, 255, 255), anchor="mm", bold=True)
+
+
+def draw_qubit(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], view: QubitView) -> None:
+    """One qubit card as its viewer sees it (see the module notes for the looks)."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    big = max(14, int((y1 - y0) * 0.46))
+    edge = SHOWN_EDGE if view.shown else (HIDDEN_EDGE if view.value is not None else BACK_EDGE)
+    if view.superposed:
+        panel(draw, box, SUPER, radius=7, outline=SHOWN_EDGE if view.shown else BACK_EDGE, width=3)
+        draw_text(draw, (cx, cy), "0+1", int(big * 0.62), (255, 255, 255), anchor="mm", bold=True)
+    elif view.value is None:
+        panel(draw, box, BACK, radius=7, outline=edge, width=3)
+        draw.rounded_rectangle(
+            (x0 + 6, y0 + 6, x1 - 6, y1 - 6), radius=4, outline=(70, 88, 150), width=1
+        )
+        draw_text(draw, (cx, cy), "?", big, (150, 168, 226), anchor="mm", bold=True)
+    else:
+        panel(draw, box, FACE, radius=7, outline=edge, width=3)
+        draw_text(draw, (cx, cy), str(view.value), big, FACE_TEXT, anchor="mm", bold=True)
+    if view.doubled:
+        r = max(9, (x1 - x0) // 4)
+        draw.ellipse(
+            (x1 - r - 2, y0 - 6, x1 + r - 2, y0 - 6 + 2 * r), fill=DOUBLE, outline=(60, 44, 8)
+        )
+        draw_text(
+            draw, (x1 - 2, y0 - 6 + r), "×2", int(r * 0.95), (40, 30, 6), anchor="mm", bold=True
+        )
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, obs: QPokerObservation) -> None:
+    text = f"Round {max(obs.round, 1)} of {obs.rounds}   ·   Pot {obs.pot}"
+    if obs.carry:
+        text += f" ({obs.carry} carried)"
+    draw_text(draw, (WIDTH - MARGIN - 8, HEADER_H // 2), text, 18, PALETTE.text_dim, anchor="rm")
+
+
+def _draw_strip(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
+    x0, y0, x1, y1 = STRIP
+    cy = (y0 + y1) / 2
+    if obs.winners:
+        panel(draw, STRIP, PALETTE.win, radius=10)
+        crown(draw, (x0 + 16, cy - 10, x0 + 42, cy + 9), (40, 30, 6))
+        who = " and ".join(_name(names, w) for w in obs.winners)
+        verb = "wins" if len(obs.winners) == 1 else "share the win"
+        text = f"{who} {verb} the match with {obs.chips[obs.winners[0]]} chips!"
+        draw_text(draw, (x0 + 54, cy), text, 22, (30, 22, 4), anchor="lm", max_width=x1 - x0 - 70)
+        return
+    if obs.current is None:
+        panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
+        draw_text(draw, (x0 + 16, cy), "Between rounds", 20, PALETTE.text_dim, anchor="lm")
+        return
+    if obs.called_by is not None:
+        panel(draw, STRIP, PALETTE.final, radius=10)
+        width = draw_text(
+            draw, (x0 + 16, cy), "MEASUREMENT CALLED", 19, (255, 246, 230), anchor="lm", bold=True
+        )
+        text = f"by {_name(names, obs.called_by)}  ·  {_name(names, obs.current)}'s last turn"
+        left = x0 + 36 + width
+        draw_text(
+            draw, (left, cy), text, 19, (255, 246, 230), anchor="lm", max_width=x1 - left - 16
+        )
+        return
+    panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
+    triangle_right(draw, (x0 + 24, cy), 16, PALETTE.accent)
+    width = draw_text(
+        draw,
+        (x0 + 42, cy),
+        _name(names, obs.current),
+        22,
+        PALETTE.accent,
+        anchor="lm",
+        max_width=460,
+        bold=True,
+    )
+    left = len(obs.community)
+    draw_text(
+        draw,
+        (x0 + 50 + width, cy),
+        f"to take a card  ·  {left} left this round",
+        20,
+        PALETTE.text,
+        anchor="lm",
+    )
+
+
+def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
+    h = row_height(obs.n_players)
+    x0, _, x1, _ = SEATS
+    for seat in range(obs.n_players):
+        top = ROWS_TOP + seat * h
+        row = (x0 + 8, top + 1, x1 - 8, top + h - 1)
+        current = seat == obs.current
+        out = obs.out[seat]
+        winner = seat in obs.winners
+        if winner:
+            panel(draw, row, (74, 62, 26), radius=10, outline=PALETTE.gold, width=2)
+        elif current:
+            panel(draw, row, (38, 110, 84), radius=10, outline=PALETTE.accent, width=2)
+        elif seat == obs.seat:
+            panel(draw, row, (33, 100, 76), radius=10, outline=HIDDEN_EDGE, width=1)
+        name_y = top + h * 0.36
+        info_y = top + h * 0.70
+        mx = x0 + 26
+        if winner:
+            crown(draw, (mx - 10, name_y - 8, mx + 10, name_y + 7), PALETTE.gold)
+        elif current:
+            triangle_right(draw, (mx, name_y), 14, PALETTE.accent)
+        colour = PALETTE.text_faint if out else (PALETTE.accent if current else PALETTE.text)
+        label = _name(names, seat) + (" (you)" if seat == obs.seat else "")
+        draw_text(
+            draw,
+            (x0 + 42, name_y),
+            label,
+            18,
+            colour,
+            anchor="lm",
+            max_width=CARDS_X - x0 - 50,
+            bold=current,
+        )
+        info = f"{obs.chips[seat]} chips"
+        if out:
+            info += "  ·  out"
+        elif seat == obs.called_by:
+            info += "  ·  called"
+        draw_text(draw, (x0 + 42, info_y), info, 15, (178, 214, 198), anchor="lm")
+        for index, view in enumerate(obs.qubits[seat]):
+            draw_qubit(draw, qubit_box(seat, index, obs.n_players), view)
+        if obs.qubits[seat]:
+            _, by0, bx1, by1 = qubit_box(seat, 3, obs.n_players)
+            stake = sum(2 if q.doubled else 1 for q in obs.qubits[seat])
+            draw_text(
+                draw,
+                (bx1 + 14, (by0 + by1) / 2),
+                f"{stake} on the table",
+                14,
+                (178, 214, 198),
+                anchor="lm",
+                max_width=x1 - bx1 - 24,
+            )
+        elif out:
+            draw_text(
+                draw, (CARDS_X, name_y + 6), "out of the match", 16, PALETTE.text_faint, anchor="lm"
+            )
+
+
+def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
+    x0, y0, x1, _ = SIDE
+    label = (178, 190, 210)
+    draw_text(draw, (x0 + 16, y0 + 20), "COMMUNITY CARDS", 15, label, anchor="lm")
+    if obs.community:
+        for i, card in enumerate(obs.community[:8]):
+            cx = x0 + 16 + i * 54
+            _card(draw, (cx, y0 + 38, cx + 46, y0 + 100), card)
+    else:
+        draw_text(draw, (x0 + 16, y0 + 68), "none left", 17, PALETTE.text_faint, anchor="lm")
+    y = y0 + 122
+    draw_text(draw, (x0 + 16, y), "TAKEN THIS ROUND", 15, label, anchor="lm")
+    y += 22
+    if not obs.played:
+        draw_text(draw, (x0 + 16, y + 8), "nothing yet", 16, PALETTE.text_faint, anchor="lm")
+    for i, played in enumerate(obs.played[-8:]):
+        col, line = divmod(i, 4)
+        tx = x0 + 16 + col * 140
+        ty = y + line * 28
+        _card(draw, (tx, ty, tx + 40, ty + 24), played.card, size=14)
+        draw_text(
+            draw,
+            (tx + 46, ty + 12),
+            _name(names, played.seat),
+            14,
+            PALETTE.text_dim,
+            anchor="lm",
+            max_width=90,
+        )
+    y = y0 + 270
+    result = obs.last_round
+    draw_text(draw, (x0 + 16, y), "LAST MEASUREMENT", 15, label, anchor="lm")
+    if result is None:
+        draw_text(draw, (x0 + 16, y + 30), "none yet", 16, PALETTE.text_faint, anchor="lm")
+        return
+    draw_text(draw, (x1 - 16, y), f"round {result.round}", 14, PALETTE.text_faint, anchor="rm")
+    for seat in range(min(obs.n_players, len(result.points))):
+        ly = y + 28 + seat * 30
+        if not result.values[seat]:
+            continue
+        won = seat in result.winners
+        colour = PALETTE.accent if won else PALETTE.text
+        draw_text(
+            draw,
+            (x0 + 16, ly),
+            _name(names, seat),
+            16,
+            colour,
+            anchor="lm",
+            max_width=100,
+            bold=won,
+        )
+        bits = " ".join(
+            f"{v}²" if d else str(v)
+            for v, d in zip(result.values[seat], result.doubled[seat], strict=True)
+        )
+        draw_text(draw, (x0 + 124, ly), bits, 16, PALETTE.text_dim, anchor="lm")
+        net = result.net[seat]
+        sign = "+" if net > 0 else ""
+        net_colour = PALETTE.good if net > 0 else (PALETTE.bad if net < 0 else PALETTE.text_dim)
+        draw_text(
+            draw, (x1 - 60, ly), f"{result.points[seat]} pt", 15, PALETTE.text_dim, anchor="rm"
+        )
+        draw_text(draw, (x1 - 16, ly), f"{sign}{net}", 16, net_colour, anchor="rm", bold=True)
+
+
+def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
+    if not events:
+        return
+    lines = events[-3:]
+    left, right = EVENTS[0] + 18, EVENTS[2] - 16
+    y = EVENTS[1] + 20
+    for i, line in enumerate(lines):
+        colour = PALETTE.text if i == len(lines) - 1 else PALETTE.text_dim
+        draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
+        draw_text(draw, (left + 14, y), line, 15, colour, anchor="lm", max_width=right - left - 14)
+        y += 27
+
+
+def render_qpoker(
+    obs: QPokerObservation, names: list[str], events: list[str] | None = None
+) -> Image.Image:
+    """Draw the table as a 960×600 RGB image, exactly as much as ``obs`` lets its viewer see."""
+    img = _background().copy()
+    draw = ImageDraw.Draw(img)
+    _draw_header(draw, obs)
+    _draw_strip(draw, obs, names)
+    _draw_seats(draw, obs, names)
+    _draw_side(draw, obs, names)
+    _draw_events(draw, events)
+    return img
+
+
+def render_qpoker_png(
+    obs: QPokerObservation, names: list[str], events: list[str] | None = None
+) -> bytes:
+    """:func:`render_qpoker` encoded as PNG bytes."""
+    return to_png(render_qpoker(obs, names, events))
+
+
+__all__ = ["SIZE", "draw_qubit", "qubit_box", "render_qpoker", "render_qpoker_png"]
