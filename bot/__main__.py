@@ -1,4 +1,8 @@
-"""``python -m bot``: read the settings, then run the bot until SIGINT or SIGTERM."""
+"""``python -m bot``: read the settings, then run the bot until SIGINT or SIGTERM.
+
+Without a token it opens the local sandbox instead (the same bot against the loopback
+Discord, played from a page on 127.0.0.1) and prints the page's address.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,15 @@ import sys
 
 import discord
 
-from bot.config import TOKEN_HELP, ConfigurationError, Settings, load_settings
+from bot.config import ConfigurationError, Settings, load_settings
 
 log = logging.getLogger("bot")
+
+SANDBOX_NOTE = (
+    "No DISCORD_TOKEN set: opening the local sandbox. To run the real bot, create an application"
+    " at https://discord.com/developers/applications, add a bot, and put DISCORD_TOKEN=<token>"
+    " in .env (see .env.example and the README's 'Creating the Discord application')."
+)
 
 
 async def run(settings: Settings) -> int:
@@ -49,8 +59,10 @@ def main() -> int:
         return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
     if not settings.token:
-        print(TOKEN_HELP, file=sys.stderr)
-        return 2
+        from bot.sandbox.web import run_sandbox
+
+        print(SANDBOX_NOTE, file=sys.stderr)
+        return asyncio.run(run_sandbox(settings))
     return asyncio.run(run(settings))
 
 

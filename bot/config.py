@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     owner_ids: list[int] = Field(
         default_factory=list, description="Discord user ids allowed to run owner commands."
     )
+    sandbox_port: int = Field(
+        default=8765,
+        ge=0,
+        le=65535,
+        description="Port of the local sandbox page (127.0.0.1) without a token; 0: any free.",
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -71,10 +77,3 @@ def load_settings(**overrides: object) -> Settings:
             shown = f" (got {given!r})" if isinstance(given, str | int | float) else ""
             problems.append(f"{name}: {item['msg']}{shown}")
         raise ConfigurationError("Configuration error: " + "; ".join(problems)) from None
-
-
-TOKEN_HELP = (
-    "No Discord token found. Create an application at https://discord.com/developers/applications,"
-    " add a bot, copy its token, and put DISCORD_TOKEN=<token> in a .env file beside the project"
-    " (see .env.example and the README)."
-)

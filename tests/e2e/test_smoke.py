@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 from pathlib import Path
+
+import aiohttp
 
 from bot.sandbox.loopback import LoopbackDiscord
 
@@ -20,21 +23,43 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-async def test_without_token_says_how_to_get_one(tmp_path: Path) -> None:
+async def test_without_token_opens_the_sandbox(tmp_path: Path) -> None:
+    """No token: the sandbox page comes up on 127.0.0.1, answers, and stops cleanly."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
         cwd=tmp_path,  # no .env here
-        env=_env(PYTHONPATH=str(ROOT), DATABASE_PATH=str(tmp_path / "x.db")),
+        env=_env(PYTHONPATH=str(ROOT), DATABASE_PATH=str(tmp_path / "x.db"), SANDBOX_PORT="0"),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    _out, err = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 2
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+        match = re.fullmatch(r"Quantum Table sandbox: (http://127\.0\.0\.1:\d+/)\n", line)
+        assert match, line
+        async with aiohttp.ClientSession() as session:
+            async with session.get(match[1]) as page:
+                assert page.status == 200 and "Quantum Table sandbox" in await page.text()
+            async with session.get(
+                match[1] + "api/commands", params=await _channel(session, match[1])
+            ) as answer:
+                paths = [c["path"] for c in (await answer.json())["commands"]]
+                assert "qdice start" in paths
+    finally:
+        process.send_signal(signal.SIGINT)
+        _out, err = await asyncio.wait_for(process.communicate(), 30)
     text = err.decode()
-    assert "DISCORD_TOKEN" in text and "discord.com/developers" in text
+    assert process.returncode == 0, text
+    assert "DISCORD_TOKEN" in text and "sandbox" in text and "README" in text
+    assert "shutting down cleanly" in text
     assert "Traceback" not in text
+
+
+async def _channel(session: aiohttp.ClientSession, url: str) -> dict[str, str]:
+    async with session.get(url + "api/state") as state:
+        return {"channel": (await state.json())["channels"][0]["id"]}
 
 
 async def test_malformed_setting_is_one_line(tmp_path: Path) -> None:

@@ -1,0 +1,715 @@
+// Quantum Table sandbox page: a Discord-like text channel acting as one of a few people.
+// Everything shown is built with DOM nodes and textContent: no text ever becomes HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const OPTION_TYPES = { 3: "text", 4: "integer", 5: "true/false", 6: "user", 7: "channel",
+  8: "role", 9: "user or role", 10: "number", 11: "file" };
+const AVATAR_COLOURS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#9b59b6",
+  "#1abc9c", "#e67e22"];
+
+const state = {
+  server: null, channels: [], people: [], bot: null, mentions: { users: {}, roles: {}, channels: {} },
+  viewer: null, channel: null, commands: [], seq: 0, lastRender: "", dismissed: new Set(),
+  refreshing: false, again: false, highlighted: 0, suggestions: [], current: null, modal: null,
+  socket: null,
+};
+
+// --- small helpers --------------------------------------------------------------------------
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("data-")) node.setAttribute(key, String(value));
+    else if (key in node) node[key] = value;
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function getJSON(url) {
+  const response = await fetch(url, { cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok && body && body.error) throw new Error(body.error);
+  return body;
+}
+
+async function postJSON(url, body) {
+  const response = await fetch(url, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  try {
+    return await response.json();
+  } catch (_) {
+    return { ok: false, error: `The sandbox answered ${response.status}.` };
+  }
+}
+
+function colourOf(id) {
+  let hash = 0;
+  for (const ch of String(id)) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return AVATAR_COLOURS[hash % AVATAR_COLOURS.length];
+}
+
+function avatar(user, small) {
+  const initials = user.bot ? "QT" : (user.name || "?").trim().slice(0, 1).toUpperCase();
+  const node = el("span", { class: small ? "avatar small" : "avatar", "aria-hidden": "true" }, initials);
+  node.style.background = user.bot ? "#5865f2" : colourOf(user.id);
+  return node;
+}
+
+function personById(id) { return state.people.find((p) => p.id === id) || null; }
+function safeUrl(url) { return /^https?:\/\//i.test(url) ? url : null; }
+function timeText(seconds) {
+  const when = new Date(seconds * 1000);
+  return `Today at ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+}
+
+// --- markdown (a small, safe subset) -----------------------------------------------------------
+
+const INLINE = new RegExp([
+  "```[\\s\\S]*?```", "`[^`\\n]+`", "\\*\\*[\\s\\S]+?\\*\\*", "__[\\s\\S]+?__", "~~[\\s\\S]+?~~",
+  "\\*[^*\\n]+?\\*", "\\|\\|[\\s\\S]+?\\|\\|", "<@!?\\d+>", "<@&\\d+>", "<#\\d+>", "<a?:\\w+:\\d+>",
+  "<t:-?\\d+(?::[tTdDfFR])?>", "\\[[^\\]\\n]+\\]\\(<?https?:\\/\\/[^)\\s>]+>?\\)", "https?:\\/\\/[^\\s<]+",
+].join("|"));
+
+function markdown(text, parent) {
+  // Line forms first (headings, subtext, quotes), then inline marks within each line.
+  const lines = String(text || "").split("\n");
+  if (String(text || "").includes("```") || !lines.some((l) => /^(#{1,3} |-# |> )/.test(l))) return inline(text, parent);
+  lines.forEach((line, i) => {
+    const m = /^(#{1,3}|-#|>) (.*)$/.exec(line);
+    if (!m) inline(line + (i < lines.length - 1 ? "\n" : ""), parent);
+    else if (m[1] === "-#") parent.append(inline(m[2], el("div", { class: "subtext" })));
+    else if (m[1] === ">") parent.append(inline(m[2], el("blockquote")));
+    else parent.append(inline(m[2], el(`h${m[1].length + 2}`, { class: "md-heading" })));
+  });
+  return parent;
+}
+
+function inline(text, parent) {
+  let rest = String(text || "");
+  while (rest) {
+    const match = INLINE.exec(rest);
+    if (!match) { parent.append(rest); break; }
+    if (match.index) parent.append(rest.slice(0, match.index));
+    parent.append(inlineToken(match[0]));
+    rest = rest.slice(match.index + match[0].length);
+  }
+  return parent;
+}
+
+function inlineToken(token) {
+  const wrap = (tag, inner) => inline(inner, el(tag));
+  if (token.startsWith("```")) return el("pre", {}, token.slice(3, -3).replace(/^\w*\n/, ""));
+  if (token.startsWith("`")) return el("code", {}, token.slice(1, -1));
+  if (token.startsWith("**")) return wrap("strong", token.slice(2, -2));
+  if (token.startsWith("__")) return wrap("u", token.slice(2, -2));
+  if (token.startsWith("~~")) return wrap("s", token.slice(2, -2));
+  if (token.startsWith("||")) return wrap("span", token.slice(2, -2));
+  if (token.startsWith("*")) return wrap("em", token.slice(1, -1));
+  let m;
+  if ((m = /^<@!?(\d+)>$/.exec(token))) return el("span", { class: "mention" }, `@${state.mentions.users[m[1]] || "unknown"}`);
+  if ((m = /^<@&(\d+)>$/.exec(token))) return el("span", { class: "mention" }, `@${state.mentions.roles[m[1]] || "role"}`);
+  if ((m = /^<#(\d+)>$/.exec(token))) {
+    const link = el("span", { class: "mention channel-link", role: "link", tabIndex: 0 }, `#${state.mentions.channels[m[1]] || "channel"}`);
+    const id = m[1];
+    link.addEventListener("click", () => { if (state.channels.some((c) => c.id === id)) openChannel(id); });
+    return link;
+  }
+  if ((m = /^<a?:(\w+):\d+>$/.exec(token))) return document.createTextNode(`:${m[1]}:`);
+  if ((m = /^<t:(-?\d+)/.exec(token))) return el("code", {}, new Date(Number(m[1]) * 1000).toLocaleString());
+  if ((m = /^\[([^\]]+)\]\(<?([^)>]+)>?\)$/.exec(token))) {
+    const href = safeUrl(m[2]);
+    return href ? el("a", { href, target: "_blank", rel: "noopener noreferrer" }, m[1]) : document.createTextNode(m[1]);
+  }
+  const href = safeUrl(token);
+  return href ? el("a", { href, target: "_blank", rel: "noopener noreferrer" }, token) : document.createTextNode(token);
+}
+
+// --- messages ---------------------------------------------------------------------------------
+
+function renderEmbed(embed) {
+  const box = el("div", { class: "embed" });
+  if (typeof embed.color === "number") box.style.borderLeftColor = `#${embed.color.toString(16).padStart(6, "0")}`;
+  const main = el("div", { class: "e-main" });
+  if (embed.author && embed.author.name) main.append(el("div", { class: "e-author" }, embed.author.name));
+  if (embed.title) main.append(markdown(embed.title, el("div", { class: "e-title" })));
+  if (embed.description) main.append(markdown(embed.description, el("div", { class: "e-desc" })));
+  if (embed.fields && embed.fields.length) {
+    const fields = el("div", { class: "e-fields" });
+    for (const field of embed.fields) {
+      fields.append(el("div", { class: field.inline ? "e-field inline" : "e-field" },
+        markdown(field.name, el("div", { class: "name" })),
+        markdown(field.value, el("div", { class: "value" }))));
+    }
+    main.append(fields);
+  }
+  const thumb = embed.thumbnail && embed.thumbnail.url;
+  box.append(thumb ? el("div", { class: "with-thumb" }, main, el("img", { class: "e-thumb", src: thumb, alt: "" })) : main);
+  if (embed.image && embed.image.url) box.append(el("img", { class: "e-image", src: embed.image.url, alt: embed.title || "image" }));
+  if (embed.footer && embed.footer.text) box.append(el("div", { class: "e-footer" }, embed.footer.text));
+  return box;
+}
+
+function mediaUrl(url, message) {
+  const text = String(url || "");
+  if (text.startsWith("attachment://")) {
+    const found = message.attachments.find((a) => a.filename === text.slice(13));
+    return found ? found.url : "";
+  }
+  return text.startsWith("/api/") ? text : "";
+}
+
+function renderButton(button, message) {
+  const label = [button.emoji && (button.emoji.name || ""), button.label || ""].filter(Boolean);
+  if (button.style === 5 && button.url) {
+    const href = safeUrl(button.url);
+    return el(href ? "a" : "span", { class: "btn style-5", href, target: "_blank", rel: "noopener noreferrer" }, label.join(" "), " ↗");
+  }
+  const node = el("button", {
+    type: "button", class: `btn style-${button.style || 2}`, disabled: Boolean(button.disabled),
+    "data-custom-id": button.custom_id, "data-label": button.label || "",
+  }, label.join(" "));
+  node.addEventListener("click", () => act("click", { message: message.id, custom_id: button.custom_id }));
+  return node;
+}
+
+function selectChoices(menu) {
+  if (menu.type === 3) return (menu.options || []).map((o) => ({ value: o.value, label: [o.emoji && o.emoji.name, o.label].filter(Boolean).join(" "), title: o.description || "", selected: Boolean(o.default) }));
+  const people = state.people.map((p) => ({ value: p.id, label: `@${p.name}` }));
+  const channels = state.channels.map((c) => ({ value: c.id, label: `#${c.name}` }));
+  const roles = Object.entries(state.mentions.roles).map(([id, name]) => ({ value: id, label: `@${name}` }));
+  return { 5: people, 6: roles, 7: people.concat(roles), 8: channels }[menu.type] || [];
+}
+
+function renderSelect(menu, message) {
+  const multiple = (menu.max_values || 1) > 1;
+  const node = el("select", {
+    class: "select", disabled: Boolean(menu.disabled), multiple, "data-custom-id": menu.custom_id,
+    "aria-label": menu.placeholder || "Make a selection",
+  });
+  if (!multiple) node.append(el("option", { value: "", disabled: true, selected: true }, menu.placeholder || "Make a selection"));
+  for (const choice of selectChoices(menu)) {
+    node.append(el("option", { value: choice.value, title: choice.title || "", selected: multiple && choice.selected }, choice.label));
+  }
+  const send = () => {
+    const values = Array.from(node.selectedOptions).map((o) => o.value).filter((v) => v !== "");
+    act("select", { message: message.id, custom_id: menu.custom_id, values });
+  };
+  if (!multiple) {
+    node.addEventListener("change", send);
+    return node;
+  }
+  const apply = el("button", { type: "button", class: "btn style-1", disabled: Boolean(menu.disabled) }, "Choose");
+  apply.addEventListener("click", send);
+  return el("div", { class: "row" }, node, apply);
+}
+
+function renderComponents(components, message, parent) {
+  for (const c of components || []) {
+    switch (c.type) {
+      case 1: parent.append(renderComponents(c.components, message, el("div", { class: "row" }))); break;
+      case 2: parent.append(renderButton(c, message)); break;
+      case 3: case 5: case 6: case 7: case 8: parent.append(renderSelect(c, message)); break;
+      case 9: {
+        const section = el("div", { class: "section" }, renderComponents(c.components, message, el("div")));
+        if (c.accessory) renderComponents([c.accessory], message, section);
+        parent.append(section);
+        break;
+      }
+      case 10: parent.append(markdown(c.content, el("div", { class: "content" }))); break;
+      case 11: parent.append(el("img", { class: "e-thumb", src: mediaUrl(c.media && c.media.url, message), alt: c.description || "" })); break;
+      case 12: {
+        const gallery = el("div", { class: "gallery" });
+        for (const item of c.items || []) gallery.append(el("img", { src: mediaUrl(item.media && item.media.url, message), alt: item.description || "" }));
+        parent.append(gallery);
+        break;
+      }
+      case 13: parent.append(el("div", {}, "📎 ", (c.file && c.file.url) || "file")); break;
+      case 14: parent.append(el("hr", { class: "separator" })); break;
+      case 17: {
+        const box = renderComponents(c.components, message, el("div", { class: "container" }));
+        if (typeof c.accent_color === "number") box.style.borderLeftColor = `#${c.accent_color.toString(16).padStart(6, "0")}`;
+        parent.append(box);
+        break;
+      }
+      default: break;
+    }
+  }
+  return parent;
+}
+
+function renderMessage(message) {
+  const wrapper = el("article", {
+    class: message.ephemeral ? "message-block ephemeral-block" : "message-block",
+    "data-message-id": message.id, "data-ephemeral": message.ephemeral ? "true" : "false",
+  });
+  if (message.invoker && message.command) {
+    wrapper.append(el("div", { class: "reply-line" }, avatar(message.invoker, true),
+      el("span", { class: "who" }, message.invoker.name), " used ",
+      el("span", { class: "cmd" }, `/${message.command}`)));
+  }
+  const body = el("div", { class: "body" });
+  const head = el("div", { class: "head" }, el("span", { class: "author" }, message.author.name));
+  if (message.author.bot) head.append(el("span", { class: "tag" }, "APP"));
+  head.append(el("span", { class: "time" }, timeText(message.timestamp)));
+  body.append(head);
+  if (message.loading) body.append(el("div", { class: "thinking" }, `${message.author.name} is thinking…`));
+  if (message.content) {
+    const content = markdown(message.content, el("div", { class: "content" }));
+    if (message.edited) content.append(el("span", { class: "edited" }, "(edited)"));
+    body.append(content);
+  }
+  for (const embed of message.embeds || []) body.append(renderEmbed(embed));
+  for (const a of message.attachments || []) {
+    if (a.in_embed) continue;
+    const isImage = (a.content_type || "").startsWith("image/");
+    body.append(el("div", { class: "attachment" }, isImage
+      ? el("img", { src: a.url, alt: a.description || a.filename })
+      : el("a", { href: a.url, download: a.filename }, `📎 ${a.filename}`)));
+  }
+  renderComponents(message.components, message, body);
+  if (message.ephemeral) {
+    const dismiss = el("button", { type: "button" }, "Dismiss message");
+    dismiss.addEventListener("click", () => { state.dismissed.add(`${state.viewer}:${message.id}`); wrapper.remove(); });
+    body.append(el("div", { class: "ephemeral-note" }, "👁 Only you can see this · ", dismiss));
+  }
+  wrapper.append(el("div", { class: message.ephemeral ? "message ephemeral" : "message" }, avatar(message.author), body));
+  return wrapper;
+}
+
+function renderMessages(data) {
+  const box = $("messages");
+  const visible = data.messages.filter((m) => !state.dismissed.has(`${data.viewer}:${m.id}`));
+  const fingerprint = JSON.stringify([data.viewer, data.channel, visible]);
+  if (fingerprint !== state.lastRender) {
+    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+    box.replaceChildren(...(visible.length ? visible.map(renderMessage) : [el("div", { class: "empty" }, "No messages yet. Type / to start a game.")]));
+    if (atBottom || state.lastRender === "") box.scrollTop = box.scrollHeight;
+    state.lastRender = fingerprint;
+  }
+  box.dataset.viewer = data.viewer;
+  box.dataset.channel = data.channel;
+  box.dataset.revision = String(data.revision);
+}
+
+async function refresh() {
+  if (state.refreshing) { state.again = true; return; }
+  state.refreshing = true;
+  try {
+    do {
+      state.again = false;
+      const seq = ++state.seq;
+      const { viewer, channel } = state;
+      if (!viewer || !channel) return;
+      const data = await getJSON(`/api/messages?channel=${channel}&viewer=${viewer}`);
+      if (seq === state.seq && viewer === state.viewer && channel === state.channel) renderMessages(data);
+    } while (state.again);
+  } catch (error) {
+    showError(`Could not read the channel: ${error.message}`);
+  } finally {
+    state.refreshing = false;
+  }
+}
+
+// --- acting -----------------------------------------------------------------------------------
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+function hideError() { $("error").hidden = true; }
+
+async function act(kind, payload) {
+  const viewer = state.viewer;
+  const result = await postJSON(`/api/${kind}`, { viewer, channel: state.channel, ...payload });
+  if (viewer !== state.viewer) return result; // switched person meanwhile: not theirs to see
+  if (!result.ok) showError(result.error || "That did not work.");
+  else {
+    hideError();
+    if (result.modal) openModal(result.modal);
+  }
+  refresh();
+  return result;
+}
+
+// --- modals -----------------------------------------------------------------------------------
+
+function modalField(field) {
+  const label = el("label", {}, field.label || field.custom_id);
+  if (field.description) label.append(el("span", { class: "field-desc" }, field.description));
+  let input;
+  if (field.type === 4) {
+    const attrs = { name: field.custom_id, placeholder: field.placeholder || "", required: field.required !== false,
+      minLength: field.min_length || 0, value: field.value || "", "data-custom-id": field.custom_id };
+    if (field.max_length) attrs.maxLength = field.max_length;
+    input = el(field.style === 2 ? "textarea" : "input", attrs);
+    if (field.style === 2) input.value = field.value || "";
+  } else if (field.type === 3) {
+    input = el("select", { name: field.custom_id, multiple: (field.max_values || 1) > 1, "data-custom-id": field.custom_id });
+    for (const o of field.options || []) input.append(el("option", { value: o.value, selected: Boolean(o.default) }, o.label));
+  } else {
+    input = el("span", { class: "muted" }, "This kind of field is not available in the sandbox.");
+  }
+  label.append(input);
+  return label;
+}
+
+function openModal(modal) {
+  state.modal = { id: modal.id, viewer: state.viewer, fields: modal.fields };
+  $("modal-title").textContent = modal.title;
+  $("modal-fields").replaceChildren(...modal.fields.map(modalField));
+  $("modal-error").hidden = true;
+  $("modal-backdrop").hidden = false;
+  const first = $("modal-fields").querySelector("input, textarea, select");
+  if (first) first.focus();
+}
+
+function closeModal() {
+  state.modal = null;
+  $("modal-backdrop").hidden = true;
+  $("modal-fields").replaceChildren();
+}
+
+async function submitModal(event) {
+  event.preventDefault();
+  const open = state.modal;
+  if (!open || open.viewer !== state.viewer) { closeModal(); return; }
+  const values = {};
+  for (const input of $("modal-fields").querySelectorAll("[data-custom-id]")) {
+    const id = input.dataset.customId;
+    values[id] = input.tagName === "SELECT" ? Array.from(input.selectedOptions).map((o) => o.value) : input.value;
+  }
+  const result = await postJSON("/api/modal", { viewer: open.viewer, modal: open.id, values });
+  if (state.modal !== open) return;
+  if (!result.ok) {
+    $("modal-error").textContent = result.error || "That did not work.";
+    $("modal-error").hidden = false;
+    return;
+  }
+  closeModal();
+  hideError();
+  if (result.modal) openModal(result.modal);
+  refresh();
+}
+
+// --- the slash command box --------------------------------------------------------------------
+
+function parseComposer() {
+  const text = $("composer").value;
+  if (!text.startsWith("/")) return { command: null, typed: text, rest: "" };
+  const typed = text.slice(1).replace(/^\s+/, "");
+  const words = typed.split(/\s+/).filter(Boolean);
+  // Commands are leaves ("qdice start"), so at most one path is a word-prefix of the text.
+  const command = state.commands.find((c) => {
+    const parts = c.path.split(" ");
+    return parts.length <= words.length && parts.every((p, i) => p === words[i].toLowerCase());
+  }) || null;
+  const rest = command ? words.slice(command.path.split(" ").length).join(" ") : "";
+  return { command, typed, rest };
+}
+
+function updateComposer() {
+  const text = $("composer").value;
+  const parsed = parseComposer();
+  if (parsed.command) showOptions(parsed.command);
+  else hideOptions();
+  if (!text.startsWith("/") || (parsed.command && (parsed.rest || text.endsWith(" ")))) {
+    hideSuggestions();
+    return;
+  }
+  const typed = parsed.typed.toLowerCase().trim();
+  state.suggestions = state.commands.filter((c) => c.path.startsWith(typed) || c.path.split(" ").some((w) => w.startsWith(typed)));
+  if (!state.suggestions.length) { hideSuggestions(); return; }
+  const exact = state.suggestions.findIndex((c) => c.path === typed);
+  state.highlighted = exact >= 0 ? exact : 0;
+  drawSuggestions();
+}
+
+function drawSuggestions() {
+  const box = $("suggestions");
+  box.replaceChildren(...state.suggestions.map((command, i) => {
+    const item = el("div", { class: "suggestion", role: "option", "aria-selected": i === state.highlighted ? "true" : "false", "data-path": command.path },
+      el("span", { class: "path" }, `/${command.path}`), el("span", { class: "desc" }, command.description));
+    item.addEventListener("mousedown", (event) => { event.preventDefault(); complete(command); });
+    return item;
+  }));
+  box.hidden = false;
+  const current = box.children[state.highlighted];
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function hideSuggestions() { $("suggestions").hidden = true; state.suggestions = []; }
+
+function complete(command) {
+  $("composer").value = `/${command.path} `;
+  hideSuggestions();
+  showOptions(command);
+  const first = $("options").querySelector("input, select");
+  if (first && command.options.some((o) => o.required)) first.focus();
+  else $("composer").focus();
+}
+
+function optionInput(command, option) {
+  const common = { "data-option": option.name, name: option.name, "aria-label": option.name };
+  const select = (choices) => {
+    const node = el("select", common, el("option", { value: "" }, option.required ? "choose…" : "(none)"));
+    for (const [value, label] of choices) node.append(el("option", { value: String(value) }, label));
+    return node;
+  };
+  if (option.choices) return select(option.choices.map((c) => [c.value, c.name]));
+  const roles = Object.entries(state.mentions.roles).filter(([, n]) => n !== "@everyone").map(([id, name]) => [id, `@${name}`]);
+  const people = state.people.map((p) => [p.id, `@${p.name}`]);
+  switch (option.type) {
+    case 5: return select([["true", "True"], ["false", "False"]]);
+    case 6: return select(people);
+    case 7: return select(state.channels.map((c) => [c.id, `#${c.name}`]));
+    case 8: return select(roles);
+    case 9: return select(people.concat(roles));
+    case 11: return el("input", { ...common, disabled: true, placeholder: "files: not in the sandbox" });
+    case 4: case 10: return el("input", { ...common, type: "number", step: option.type === 4 ? "1" : "any", min: option.min_value ?? "", max: option.max_value ?? "" });
+    default: {
+      const input = el("input", { ...common, type: "text", maxLength: option.max_length || 6000 });
+      if (option.autocomplete) attachAutocomplete(command, option, input);
+      return input;
+    }
+  }
+}
+
+function attachAutocomplete(command, option, input) {
+  const list = el("datalist", { id: `ac-${option.name}` });
+  input.setAttribute("list", list.id);
+  input.qtList = list;
+  let timer = null;
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const result = await postJSON("/api/autocomplete", {
+        viewer: state.viewer, channel: state.channel, command: command.path, focused: option.name,
+        options: { ...collectOptions(command, true), [option.name]: input.value },
+      });
+      if (result.ok) list.replaceChildren(...result.choices.map((c) => el("option", { value: String(c.value) }, c.name)));
+    }, 200);
+  });
+  input.addEventListener("focus", () => input.dispatchEvent(new Event("input")));
+}
+
+function showOptions(command) {
+  const box = $("options");
+  if (state.current === command && !box.hidden) return;
+  state.current = command;
+  if (!command.options.length) { hideOptions(); state.current = command; return; }
+  box.replaceChildren(...command.options.map((option) => {
+    const input = optionInput(command, option);
+    const label = el("label", { class: "option", title: option.description || "" },
+      el("span", {}, option.name, option.required ? el("span", { class: "req" }, " *") : null,
+        ` · ${OPTION_TYPES[option.type] || "value"}`), input);
+    if (input.qtList) label.append(input.qtList);
+    return label;
+  }));
+  box.hidden = false;
+}
+
+function hideOptions() {
+  $("options").hidden = true;
+  $("options").replaceChildren();
+  state.current = null;
+}
+
+function collectOptions(command, raw) {
+  const options = {};
+  const parsed = parseComposer();
+  for (const token of (parsed.rest || "").match(/\S+:(?:"[^"]*"|\S+)/g) || []) {
+    const at = token.indexOf(":");
+    options[token.slice(0, at)] = token.slice(at + 1).replace(/^"|"$/g, "");
+  }
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    if (input.value !== "" || raw) options[input.dataset.option] = input.value;
+  }
+  return options;
+}
+
+async function sendCommand() {
+  const text = $("composer").value.trim();
+  if (!text) return;
+  if (!text.startsWith("/")) {
+    showError("The bot answers slash commands only: type / and pick a command.");
+    return;
+  }
+  const parsed = parseComposer();
+  if (!parsed.command) {
+    showError(`No command ${text.split(/\s+/).slice(0, 2).join(" ")} here. Type / to see them.`);
+    return;
+  }
+  const options = collectOptions(parsed.command, false);
+  const result = await act("slash", { command: parsed.command.path, options });
+  if (result.ok) {
+    $("composer").value = "";
+    hideOptions();
+    hideSuggestions();
+  }
+}
+
+function onComposerKey(event) {
+  const open = !$("suggestions").hidden && state.suggestions.length;
+  if (open && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+    event.preventDefault();
+    const step = event.key === "ArrowDown" ? 1 : -1;
+    state.highlighted = (state.highlighted + step + state.suggestions.length) % state.suggestions.length;
+    drawSuggestions();
+  } else if (open && event.key === "Tab") {
+    event.preventDefault();
+    complete(state.suggestions[state.highlighted]);
+  } else if (event.key === "Enter") {
+    event.preventDefault();
+    if (open && !parseComposer().command) complete(state.suggestions[state.highlighted]);
+    else sendCommand();
+  } else if (event.key === "Escape") {
+    hideSuggestions();
+  }
+}
+
+// --- people and channels ------------------------------------------------------------------------
+
+function drawPeople() {
+  $("people").replaceChildren(...state.people.map((person) => {
+    const button = el("button", {
+      type: "button", class: "person", role: "radio", "aria-checked": person.id === state.viewer ? "true" : "false",
+      "data-person-id": person.id, "data-person": person.name,
+    }, avatar(person), el("span", {}, person.name));
+    button.addEventListener("click", () => actAs(person.id));
+    return button;
+  }));
+  const me = personById(state.viewer);
+  if (me) {
+    $("me-avatar").replaceWith(Object.assign(avatar(me), { id: "me-avatar" }));
+    $("me-name").textContent = me.name;
+  }
+}
+
+function drawChannels() {
+  $("channels").replaceChildren(...state.channels.map((channel) => {
+    const button = el("button", { type: "button", "aria-current": channel.id === state.channel ? "true" : "false", "data-channel": channel.name },
+      el("span", { class: "hash" }, channel.thread ? "↳" : "#"), channel.name);
+    button.addEventListener("click", () => openChannel(channel.id));
+    return el("li", { class: channel.thread ? "thread" : "" }, button);
+  }));
+  const current = state.channels.find((c) => c.id === state.channel);
+  $("channel-name").textContent = current ? current.name : "";
+  $("composer").placeholder = current ? `Type / to use a command in #${current.name}` : "Type /";
+}
+
+function clearChannelView() {
+  state.seq += 1; // any read in flight belongs to the previous view
+  state.lastRender = "";
+  const box = $("messages");
+  box.replaceChildren();
+  delete box.dataset.viewer;
+  delete box.dataset.revision;
+}
+
+function actAs(personId) {
+  if (personId === state.viewer) return;
+  state.viewer = personId;
+  localStorage.setItem("qt-sandbox-viewer", personId);
+  closeModal();
+  hideError();
+  clearChannelView();
+  drawPeople();
+  refresh();
+}
+
+async function openChannel(channelId) {
+  if (channelId === state.channel) return;
+  state.channel = channelId;
+  localStorage.setItem("qt-sandbox-channel", channelId);
+  clearChannelView();
+  hideError();
+  drawChannels();
+  refresh();
+  await loadCommands();
+}
+
+async function loadState() {
+  const data = await getJSON("/api/state");
+  const fingerprint = JSON.stringify([data.server, data.channels, data.people, data.mentions]);
+  if (fingerprint === state.stateFingerprint) return;
+  state.stateFingerprint = fingerprint;
+  state.server = data.server;
+  state.channels = data.channels;
+  state.people = data.people;
+  state.bot = data.bot;
+  state.mentions = data.mentions;
+  $("server-name").textContent = data.server.name;
+  document.title = `#${(state.channels.find((c) => c.id === state.channel) || state.channels[0] || {}).name || "sandbox"} · Quantum Table sandbox`;
+  if (!personById(state.viewer)) state.viewer = (personById(localStorage.getItem("qt-sandbox-viewer")) || state.people[0]).id;
+  if (!state.channels.some((c) => c.id === state.channel)) {
+    const saved = localStorage.getItem("qt-sandbox-channel");
+    state.channel = (state.channels.find((c) => c.id === saved) || state.channels[0]).id;
+  }
+  drawPeople();
+  drawChannels();
+}
+
+async function loadCommands() {
+  const channel = state.channel;
+  const data = await getJSON(`/api/commands?channel=${channel}`);
+  if (channel !== state.channel) return;
+  const before = JSON.stringify(state.commands);
+  state.commands = data.commands;
+  if (before !== JSON.stringify(state.commands)) {
+    state.current = null;
+    if ($("composer").value) updateComposer();
+  }
+  document.body.dataset.commands = String(state.commands.length);
+}
+
+// --- live updates -------------------------------------------------------------------------------
+
+function connect() {
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/events`);
+  state.socket = socket;
+  socket.addEventListener("message", async (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "hello") {
+      $("live").textContent = "● live";
+      $("live").classList.remove("offline");
+      document.body.dataset.live = "true";
+    }
+    await Promise.all([refresh(), loadState().catch(() => {}), loadCommands().catch(() => {})]);
+  });
+  socket.addEventListener("close", () => {
+    $("live").textContent = "reconnecting…";
+    $("live").classList.add("offline");
+    document.body.dataset.live = "false";
+    setTimeout(connect, 1000);
+  });
+}
+
+async function main() {
+  $("composer").addEventListener("input", updateComposer);
+  $("composer").addEventListener("keydown", onComposerKey);
+  $("composer").addEventListener("blur", () => setTimeout(hideSuggestions, 150));
+  $("composer-form").addEventListener("submit", (event) => { event.preventDefault(); sendCommand(); });
+  $("error").addEventListener("click", hideError);
+  $("modal").addEventListener("submit", submitModal);
+  $("modal-cancel").addEventListener("click", closeModal);
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && state.modal) closeModal(); });
+  await loadState();
+  await loadCommands();
+  await refresh();
+  connect();
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => showError(`The sandbox page could not start: ${error.message}`));
