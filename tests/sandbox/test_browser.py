@@ -20,7 +20,7 @@ from bot.sandbox.web import Sandbox
 from bot.tables.table import Table
 from tests.sandbox.conftest import Mini
 
-GAME = "qdice"  # the one game command this test plays (any game with a "My hand" view will do)
+GAME = "qpoker"  # the one game command this test plays (any game with a "My hand" view will do)
 HOST, GUESTS, WATCHER = "Alice", ("Bob", "Carol"), "Dave"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
