@@ -28,6 +28,7 @@ EXTENSIONS = (
     "bot.cogs.admin",
     "bot.cogs.qdice",
     "bot.cogs.qpoker",
+    "bot.cogs.flux",
 )
 
 # What the bot needs in a channel: read and post, embed the table, attach its picture, and

@@ -1,0 +1,71 @@
+"""/flux: Flux tables, with the variants as one option (``"1,4,17"``) and autocomplete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import TURN_TIMER, game_group, start_table
+from bot.engines.flux_rules import VARIANTS
+
+
+def variant_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Completions for the variants being typed: earlier entries kept, the last one matched."""
+    head, _, last = current.rpartition(",")
+    done = [k.strip() for k in head.split(",") if k.strip()]
+    prefix = ",".join(done) + ("," if done else "")
+    word = last.strip().lower()
+    choices: list[app_commands.Choice[str]] = []
+    if not word and done:
+        choices.append(
+            app_commands.Choice(name=f"{prefix.rstrip(',')} (done)", value=prefix.rstrip(","))
+        )
+    for key, variant in VARIANTS.items():
+        if key in done:
+            continue
+        if word and not (key.startswith(word) or word in variant.name.lower()):
+            continue
+        name = f"{prefix}{key} · {variant.name}: {variant.summary}"
+        choices.append(app_commands.Choice(name=name[:100], value=(prefix + key)[:100]))
+    return choices[:25]
+
+
+async def _autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return variant_choices(current)
+
+
+@app_commands.command(name="start", description="Open a Flux table in this channel")
+@app_commands.describe(
+    variants="Variant numbers, comma-separated, e.g. 1,4,17 (see /rules flux)",
+    decks="Decks in the shoe: 3 to 6, or 1 to 2 with Variant 18",
+    thread="Host the game in a new thread",
+    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
+)
+@app_commands.autocomplete(variants=_autocomplete)
+async def start(
+    interaction: discord.Interaction,
+    variants: str = "",
+    decks: app_commands.Range[int, 1, 6] | None = None,
+    thread: bool = False,
+    turn_minutes: TURN_TIMER | None = None,
+) -> None:
+    options: dict[str, Any] = {"variants": variants}
+    if decks is not None:
+        options["decks"] = decks
+    await start_table(interaction, "flux", options, thread=thread, minutes=turn_minutes)
+
+
+GROUP = game_group("flux", "Flux", start)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.tree.add_command(GROUP)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.tree.remove_command(GROUP.name)

@@ -1,0 +1,190 @@
+"""The Flux AI: plays toward the target from its own observation only.
+
+* It aims at whichever of +target or -target its hand is nearer (red or black), since
+  :func:`~bot.engines.flux_rules.distance` counts both.
+* Tricks: it plays the card whose loss (and random replacement) leaves the hand nearest the
+  target, preferring a card that wins the trick when command is worth having.
+* Command: it compares calling now with every legal discard, judging a discard by the exact
+  expected distance after drawing replacements (a card's value is 0 for J/Q/K and 1-10
+  otherwise, red or black equally likely), and calls when no random opponent hand is likely
+  to be closer. When the turn-up is a face card the poker game is worth 10, so discards and
+  plays also weigh how much poker (pairs, trips, suits) the kept cards hold.
+* Claims, a call after a flux and the best five for poker are always taken.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from bot.engines.cards import card
+from bot.engines.flux_rules import (
+    Rules,
+    badness,
+    best_value,
+    hand_value,
+    poker_points,
+    trick_winner,
+)
+from bot.engines.poker import best_five
+
+if TYPE_CHECKING:
+    from bot.engines.flux import FluxObservation
+
+CALL_SAFETY = 0.5  # call when opponents are at least this likely all to be worse
+POKER_WEIGHT = 1.2  # distance points one unit of poker potential is worth (face turn-up)
+
+
+@cache
+def draw_distribution(count: int, absolute: bool) -> tuple[tuple[int, float], ...]:
+    """The value of ``count`` random cards: (total, probability) pairs."""
+    single: dict[int, float] = {}
+    sizes = [0, 0, 0, *range(1, 11)]  # J, Q, K are 0; ace 1; 2-10
+    for size in sizes:
+        for sign in (1,) if absolute else (1, -1):
+            weight = 1 / 13 / (1 if absolute else 2)
+            single[sign * size] = single.get(sign * size, 0.0) + weight
+    dist = {0: 1.0}
+    for _ in range(count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for v, q in single.items():
+                nxt[total + v] = nxt.get(total + v, 0.0) + p * q
+        dist = nxt
+    return tuple(sorted(dist.items()))
+
+
+class Judge:
+    """Badness of values for one seat (point dice included), cached per decision."""
+
+    def __init__(self, target: int, dice: Sequence[int], rules: Rules) -> None:
+        self.target, self.dice, self.rules = target, tuple(dice), rules
+        self._cache: dict[int, int] = {}
+
+    def bad(self, value: int) -> int:
+        found = self._cache.get(value)
+        if found is None:
+            adjusted = best_value(value, self.dice, self.target, self.rules)
+            found = self._cache[value] = badness(adjusted, self.target, self.rules)
+        return found
+
+    def expected(self, kept_value: int, draws: int) -> float:
+        """Expected badness after drawing ``draws`` random cards onto ``kept_value``."""
+        return sum(
+            p * self.bad(kept_value + v) for v, p in draw_distribution(draws, self.rules.absolute)
+        )
+
+    def p_worse_than(self, bad: int) -> float:
+        """Chance that a random seven-card hand is strictly better than ``bad``."""
+        dist = draw_distribution(7, self.rules.absolute)
+        return sum(p for v, p in dist if badness(v, self.target, self.rules) < bad)
+
+
+def poker_potential(codes: Sequence[str]) -> float:
+    """A rough count of poker made so far: pairs, trips, and suits gathering for a flush."""
+    ranks = Counter(card(c).rank for c in codes)
+    suits = Counter(card(c).suit for c in codes)
+    made = sum(n * (n - 1) / 2 for n in ranks.values())
+    flush = max(0, max(suits.values(), default=0) - 2) * 0.5
+    return made + flush
+
+
+def poker_weight(obs: FluxObservation) -> float:
+    """How much poker matters: only when the turn-up is a face card worth points."""
+    if obs.turnup is None or not card(obs.turnup).is_face:
+        return 0.0
+    return POKER_WEIGHT if poker_points(obs.turnup, obs.rules) else 0.0
+
+
+def _without(hand: Sequence[str], indices: Sequence[int]) -> list[str]:
+    skip = set(indices)
+    return [c for i, c in enumerate(hand) if i not in skip]
+
+
+def choose_action(obs: FluxObservation, rng: random.Random) -> str:
+    """The AI's move for the observed seat (one-step forms only)."""
+    if obs.phase == "claim":
+        return "claim" if obs.can_claim else "pass"
+    if obs.phase == "flux":
+        return "call"
+    if obs.phase == "poker":
+        _, five = best_five(obs.hand)
+        return "show:" + ",".join(five)
+    if obs.phase == "trick":
+        return play_card(obs)
+    return command_action(obs)
+
+
+def _judge(obs: FluxObservation) -> Judge:
+    seat = obs.seat if obs.seat is not None else 0
+    return Judge(obs.target, obs.point_dice[seat], obs.rules)
+
+
+def play_card(obs: FluxObservation) -> str:
+    """Keep the hand near the target; win the trick when command is worth it."""
+    seat = obs.seat if obs.seat is not None else 0
+    rules = obs.rules
+    judge = _judge(obs)
+    hand = obs.hand
+    now = judge.bad(hand_value(hand, rules.absolute))
+    plays = [(p.seat, p.card) for p in obs.trick]
+    players = sum(obs.active)
+    last = len(plays) == players - 1
+    weight = poker_weight(obs)
+    command = 2.5 if now <= 3 else 1.0
+    best: tuple[float, str] | None = None
+    for code in dict.fromkeys(hand):
+        rest = list(hand)
+        rest.remove(code)
+        score = judge.expected(hand_value(rest, rules.absolute), 1)
+        if trick_winner([*plays, (seat, code)], obs.trump, rules.truco) == seat:
+            score -= command if last else command * 0.5
+        score -= weight * poker_potential(rest)
+        if best is None or score < best[0]:
+            best = (score, code)
+    assert best is not None
+    return f"p:{best[1]}"
+
+
+def best_discard(obs: FluxObservation) -> tuple[float, float, list[str]]:
+    """The legal discard with the lowest score: (score, expected badness, cards thrown).
+
+    The score is the expected badness less the poker potential kept (face turn-up only).
+    """
+    rules = obs.rules
+    judge = _judge(obs)
+    hand = obs.hand
+    weight = poker_weight(obs)
+    low, high = obs.discard_range
+    best: tuple[float, float, list[str]] | None = None
+    seen: set[tuple[str, ...]] = set()
+    for k in range(low, high + 1):
+        for combo in combinations(range(len(hand)), k):
+            thrown = tuple(sorted(hand[i] for i in combo))
+            if thrown in seen:
+                continue
+            seen.add(thrown)
+            kept = _without(hand, combo)
+            expected = judge.expected(hand_value(kept, rules.absolute), k)
+            score = expected - weight * poker_potential(kept)
+            if best is None or score < best[0]:
+                best = (score, expected, list(thrown))
+    assert best is not None
+    return best
+
+
+def command_action(obs: FluxObservation) -> str:
+    """Call when the hand is good enough; otherwise make the best discard."""
+    rules = obs.rules
+    judge = _judge(obs)
+    now = judge.bad(hand_value(obs.hand, rules.absolute))
+    opponents = sum(obs.active) - 1
+    safe = (1 - judge.p_worse_than(now)) ** opponents
+    _, expected, thrown = best_discard(obs)
+    if safe >= CALL_SAFETY or (safe >= 0.3 and expected >= now):
+        return "call"
+    return "discard:" + ",".join(thrown)

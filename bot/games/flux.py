@@ -1,0 +1,168 @@
+"""How Flux looks at the table: a public picture, and each hand only in its owner's view.
+
+Every move involves a hidden hand, so the public message carries no game buttons; players
+act from their private view (**My hand**), whose buttons edit it in place.
+"""
+
+from __future__ import annotations
+
+from bot.engines.cards import SUIT_SYMBOLS, card, label
+from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation
+from bot.engines.flux_rules import best_value, distance, hand_value, variants_text
+from bot.render.flux import render_flux_png, render_hand_png
+from bot.tables.protocols import GameSpec
+from bot.tables.views import Control, Field, Panel
+
+
+def _who(names: list[str], seat: int | None) -> str:
+    return f"**{names[seat]}**" if seat is not None and 0 <= seat < len(names) else "nobody"
+
+
+def _own_value(obs: FluxObservation) -> tuple[int, int]:
+    """This seat's value (point dice used) and its distance from the target."""
+    rules = obs.rules
+    seat = obs.seat if obs.seat is not None else 0
+    value = best_value(
+        hand_value(obs.hand, rules.absolute), obs.point_dice[seat], obs.target, rules
+    )
+    return value, distance(value, obs.target)
+
+
+class FluxUI:
+    def table_png(self, observation: FluxObservation, names: list[str], log: list[str]) -> bytes:
+        return render_flux_png(observation, names, log)
+
+    def turn_text(self, observation: FluxObservation, names: list[str]) -> str:
+        obs = observation
+        status = f"Target **{obs.target}**"
+        if obs.turnup:
+            status += f" · trumps {SUIT_SYMBOLS[card(obs.turnup).suit]}"
+        status += f" · {obs.cards_left} cards before the cut-off"
+        match obs.phase:
+            case "claim":
+                doing = (
+                    "Original hands: everyone chooses in secret to claim or play on (**My hand**)."
+                )
+            case "trick":
+                doing = f"{_who(names, obs.turn)} plays to the trick (**My hand** to play)."
+            case "command":
+                low, high = obs.discard_range
+                count = str(high) if low == high else f"up to {high}"
+                doing = f"{_who(names, obs.commander)} has command: discard {count} or call."
+            case "flux":
+                doing = f"{_who(names, obs.commander)} fluxed onto the target: call or play on."
+            case "poker":
+                doing = "Poker: everyone picks five of their cards in secret (**My hand**)."
+            case _:
+                return obs.end_reason
+        return f"{doing}\n{status}"
+
+    def public_controls(self, observation: FluxObservation, legal: list[str]) -> list[Control]:
+        return []  # every move involves a hidden hand: players act from their own view
+
+    def private_panel(
+        self, observation: FluxObservation, legal: list[str], names: list[str]
+    ) -> Panel:
+        obs = observation
+        seat = obs.seat if obs.seat is not None else 0
+        fields = [Field("Your score", str(obs.scores[seat]))]
+        if obs.hand:
+            value, gap = _own_value(obs)
+            fields.append(Field("Your hand", " ".join(label(c) for c in obs.hand), inline=False))
+            fields.append(Field("Value", f"{value} ({gap} from {obs.target})"))
+        if obs.point_dice[seat]:
+            fields.append(Field("Point dice", ", ".join(map(str, obs.point_dice[seat]))))
+        if obs.turnup:
+            fields.append(Field("Turn-up", f"{label(obs.turnup)} (trumps)"))
+        if legal:
+            text, controls = self._moves(obs, legal)
+        else:
+            text, controls = self._waiting(obs, names), []
+        return Panel(
+            title="Your hand",
+            description=text,
+            fields=fields,
+            controls=controls,
+            image_png=render_hand_png(obs.hand, obs.selected) if obs.hand else None,
+            image_name="hand.png",
+        )
+
+    def _waiting(self, obs: FluxObservation, names: list[str]) -> str:
+        if obs.phase == "over":
+            return obs.end_reason
+        if obs.phase in ("claim", "poker"):
+            return "Your choice is in; waiting for the others to choose."
+        waiting = ", ".join(names[s] for s in obs.to_act) or "nobody"
+        return f"Waiting for **{waiting}**."
+
+    def _toggles(self, obs: FluxObservation) -> list[Control]:
+        return [
+            Control(
+                f"t{i}",
+                label(code),
+                "primary" if i in obs.selected else "secondary",
+                row=0 if i < 4 else 1,
+            )
+            for i, code in enumerate(obs.hand)
+        ]
+
+    def _moves(self, obs: FluxObservation, legal: list[str]) -> tuple[str, list[Control]]:
+        value, gap = _own_value(obs)
+        if obs.phase == "claim":
+            if "claim" in legal:
+                text = f"Your hand is at the target ({value}): claim it for the value game?"
+                controls = [Control("claim", "Claim original hand", "success", row=0)]
+            else:
+                text = "Your hand is not at the target. Press Play on."
+                controls = []
+            return text, [*controls, Control("pass", "Play on", row=0)]
+        if obs.phase == "trick":
+            plays = [a for a in legal if a.startswith("p:")]
+            controls = [
+                Control(a, label(a[2:]), "danger" if card(a[2:]).is_red else "secondary",
+                        row=0 if i < 4 else 1)
+                for i, a in enumerate(plays)
+            ]  # fmt: skip
+            return (
+                "Your turn: play a card to the trick (you are dealt a new one at once).",
+                controls,
+            )
+        if obs.phase == "flux":
+            text = f"Your new hand is at the target ({value}): call now for the flux bull's-eye?"
+            return text, [
+                Control("call", "Call", "success", row=0),
+                Control("pass", "Play on", row=0),
+            ]
+        if obs.phase == "command":
+            low, high = obs.discard_range
+            picked = len(obs.selected)
+            want = str(high) if low == high else f"0 to {high}"
+            text = (
+                f"You have command. Pick {want} card(s) to discard, or call now "
+                f"(your value {value} is {gap} from the target)."
+            )
+            confirm = f"Discard {picked}" if picked else "Keep hand"
+            return text, [
+                *self._toggles(obs),
+                Control("discard", confirm, "primary", row=2, disabled="discard" not in legal),
+                Control("call", f"Call at {value}", "success", row=2),
+            ]
+        text = (
+            "Poker: pick the five cards to show (your best five are picked already). "
+            "Everyone's choice is revealed together."
+        )
+        return text, [
+            *self._toggles(obs),
+            Control("show", "Show these five", "success", row=2, disabled="show" not in legal),
+        ]
+
+    def options_text(self, config: FluxConfig) -> str:
+        return f"{variants_text(config.keys)}. {config.deck_count} decks."
+
+
+SPEC = GameSpec(
+    engine=FluxEngine(),
+    ui=FluxUI(),
+    emoji="🃏",
+    blurb="Three decks, a dice target: get your hand's value there, then win the poker.",
+)

@@ -1,0 +1,300 @@
+"""The Flux table as one image, from the public (spectator) observation.
+
+Left, on the felt: the turn-up card (trumps and the poker stake), the target dice, the
+discard die and commander, the trick in play, and the shoe: cards left before the cut-off
+with the ten burned cards face up. Right: the scoreboard, one row per seat with its score,
+cards held, point dice, and the hand whenever the hands are exposed. The size is fixed so
+edited Discord messages never jump. :func:`render_hand_png` draws a player's own hand for
+their private view.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.engines.cards import SUIT_SYMBOLS, card
+from bot.engines.flux import FluxObservation
+from bot.engines.flux_rules import poker_points
+from bot.render.cards import card_size, fan_width, paste_card, paste_fan
+from bot.render.common import (
+    PALETTE,
+    display_name,
+    draw_die,
+    draw_text,
+    panel,
+    to_png,
+    triangle_right,
+)
+
+WIDTH, HEIGHT = 960, 600
+SIZE = (WIDTH, HEIGHT)
+MARGIN = 16
+HEADER_H = 64
+FELT = (MARGIN, 76, 600, HEIGHT - MARGIN)
+BOARD = (616, 76, WIDTH - MARGIN, HEIGHT - MARGIN)
+TURNUP_XY = (FELT[0] + 20, FELT[1] + 40)
+CARD_W = 84
+TRICK_W = 76
+TRICK_TOP = 268
+SHOE_TOP = 470
+MINI_W = 36
+FELT_INK = (178, 214, 198)
+PHASE_TEXT = {
+    "claim": "Original hand claims",
+    "trick": "Trick",
+    "command": "Command",
+    "flux": "Flux: call or play on",
+    "poker": "Poker showdown",
+    "over": "Game over",
+}
+
+
+def _name(names: list[str], seat: int) -> str:
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return display_name(raw, f"Player {seat + 1}")
+
+
+def turnup_box() -> tuple[int, int, int, int]:
+    w, h = card_size(CARD_W)
+    return TURNUP_XY[0], TURNUP_XY[1], TURNUP_XY[0] + w, TURNUP_XY[1] + h
+
+
+def trick_box(index: int) -> tuple[int, int, int, int]:
+    """Where the ``index``-th card of the trick is drawn (used by tests)."""
+    w, h = card_size(TRICK_W)
+    x = FELT[0] + 20 + index * (TRICK_W + 18)
+    return x, TRICK_TOP, x + w, TRICK_TOP + h
+
+
+def row_box(seat: int, n_players: int) -> tuple[int, int, int, int]:
+    top, bottom = BOARD[1] + 40, BOARD[3] - 10
+    height = min(84, (bottom - top) // max(1, n_players))
+    y = top + seat * height
+    return BOARD[0] + 8, y, BOARD[2] - 8, y + height - 6
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
+    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
+    draw_text(draw, (MARGIN + 4, HEADER_H // 2), "Flux", 30, PALETTE.text, anchor="lm", bold=True)
+    info = f"Hand {obs.hand_no}  ·  {_name(names, obs.dealer)} deals  ·  {PHASE_TEXT[obs.phase]}"
+    draw_text(draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=560)
+    variants = ", ".join(obs.variants) if obs.variants else "none"
+    extra = f"Variants: {variants}  ·  {obs.decks} decks"
+    draw_text(
+        draw, (110, HEADER_H // 2 + 13), extra, 15, PALETTE.text_dim, anchor="lm", max_width=820
+    )
+
+
+def _draw_turnup(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
+    x, y = TURNUP_XY
+    draw_text(draw, (x, FELT[1] + 20), "TURN-UP", 15, FELT_INK, anchor="lm")
+    if obs.turnup is None:
+        return
+    paste_card(img, (x, y), obs.turnup, CARD_W)
+    suit = card(obs.turnup).suit
+    worth = poker_points(obs.turnup, obs.rules)
+    text_x = x + CARD_W + 14
+    draw_text(draw, (text_x, y + 20), f"Trumps {SUIT_SYMBOLS[suit]}", 20, PALETTE.text, anchor="lm")
+    draw_text(draw, (text_x, y + 48), f"Poker worth {worth}", 18, FELT_INK, anchor="lm")
+
+
+def _draw_target(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
+    x0 = FELT[0] + 270
+    draw_text(draw, (x0, FELT[1] + 20), "TARGET", 15, FELT_INK, anchor="lm")
+    draw_text(draw, (x0, FELT[1] + 62), str(obs.target), 46, PALETTE.accent, anchor="lm", bold=True)
+    x = x0 + 80
+    for value in obs.target_dice:
+        if 1 <= value <= 6 and len(obs.target_dice) == 3:
+            draw_die(img, (x, FELT[1] + 40), value, "A", 44)
+        else:
+            panel(draw, (x, FELT[1] + 40, x + 44, FELT[1] + 84), (246, 238, 214), radius=8)
+            draw_text(draw, (x + 22, FELT[1] + 62), str(value), 22, (38, 34, 30), anchor="mm")
+        x += 54
+    row = FELT[1] + 116
+    if obs.discard_roll is not None:
+        draw_text(draw, (x0, row + 22), "Discard die", 16, FELT_INK, anchor="lm")
+        if obs.discard_roll <= 6:
+            draw_die(img, (x0 + 100, row), obs.discard_roll, "B", 44)
+        else:
+            panel(draw, (x0 + 100, row, x0 + 144, row + 44), (30, 70, 160), radius=8)
+            draw_text(
+                draw, (x0 + 122, row + 22), str(obs.discard_roll), 22, PALETTE.text, anchor="mm"
+            )
+    extras = []
+    if obs.max_tricks is not None:
+        extras.append(f"tricks {obs.tricks_won}/{obs.max_tricks}")
+    if obs.bonus_trick is not None:
+        extras.append(f"bonus die {obs.bonus_trick[1]} on trick {obs.bonus_trick[0]}")
+    if obs.bullseye_bonus != 10:
+        extras.append(f"bull's-eye {obs.bullseye_bonus}")
+    if extras:
+        draw_text(
+            draw, (x0, row + 62), " · ".join(extras), 15, FELT_INK, anchor="lm", max_width=300
+        )
+
+
+def _draw_trick(
+    img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]
+) -> None:
+    draw_text(draw, (FELT[0] + 20, TRICK_TOP - 20), "THE TRICK", 15, FELT_INK, anchor="lm")
+    if obs.commander is not None:
+        text = f"{_name(names, obs.commander)} has command"
+        draw_text(draw, (FELT[0] + 130, TRICK_TOP - 20), text, 16, PALETTE.accent, anchor="lm")
+    for i, play in enumerate(obs.trick):
+        box = trick_box(i)
+        paste_card(img, (box[0], box[1]), play.card, TRICK_W)
+        draw_text(
+            draw,
+            ((box[0] + box[2]) / 2, box[3] + 12),
+            _name(names, play.seat),
+            14,
+            PALETTE.text,
+            anchor="mm",
+            max_width=TRICK_W + 14,
+        )
+    if not obs.trick and obs.phase == "trick" and obs.turn is not None:
+        text = f"{_name(names, obs.turn)} leads"
+        draw_text(draw, (FELT[0] + 20, TRICK_TOP + 50), text, 20, PALETTE.text_dim, anchor="lm")
+
+
+def _draw_shoe(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
+    x = FELT[0] + 20
+    text = f"{obs.cards_left} cards before the cut-off  ·  {obs.out_count} used"
+    draw_text(draw, (x, SHOE_TOP), text, 18, PALETTE.text, anchor="lm")
+    draw_text(draw, (x, SHOE_TOP + 28), "BURNED", 15, FELT_INK, anchor="lm")
+    paste_fan(img, (x + 80, SHOE_TOP + 22), list(obs.burned), 40, overlap=0.35)
+
+
+def _draw_board(
+    img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]
+) -> None:
+    panel(draw, BOARD, PALETTE.panel, radius=16, outline=PALETTE.panel_edge)
+    draw_text(draw, (BOARD[0] + 16, BOARD[1] + 20), "SCORES", 15, PALETTE.text_dim, anchor="lm")
+    for seat in range(obs.n_players):
+        box = row_box(seat, obs.n_players)
+        acting = seat in obs.to_act
+        fill = PALETTE.current_row if acting else PALETTE.panel_alt
+        panel(draw, box, fill, radius=10)
+        x0, y0, x1, _ = box
+        name_colour = PALETTE.accent if acting else PALETTE.text
+        if not obs.active[seat]:
+            name_colour = PALETTE.text_faint
+        if acting:
+            triangle_right(draw, (x0 + 12, y0 + 16), 12, PALETTE.accent)
+        tags = []
+        if seat == obs.dealer:
+            tags.append("D")
+        if seat == obs.commander:
+            tags.append("★")
+        if obs.answered[seat]:
+            tags.append("✓")
+        name = _name(names, seat) + (f"  {' '.join(tags)}" if tags else "")
+        draw_text(draw, (x0 + 24, y0 + 16), name, 17, name_colour, anchor="lm", max_width=210)
+        draw_text(
+            draw,
+            (x1 - 10, y0 + 16),
+            str(obs.scores[seat]),
+            22,
+            PALETTE.text,
+            anchor="rm",
+            bold=True,
+        )
+        _draw_row_detail(img, draw, obs, seat, box)
+
+
+def _draw_row_detail(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    obs: FluxObservation,
+    seat: int,
+    box: tuple[int, int, int, int],
+) -> None:
+    x0, y0, x1, y1 = box
+    if not obs.active[seat]:
+        draw_text(draw, (x0 + 24, y0 + 40), "eliminated", 14, PALETTE.text_faint, anchor="lm")
+        return
+    shown = obs.shown[seat]
+    dice = obs.point_dice[seat]
+    dice_text = f"dice {' '.join(map(str, dice))}" if dice else ""
+    if shown is not None and y1 - y0 >= 60:
+        mini = min(MINI_W, round((y1 - y0 - 30) / 1.4))
+        paste_fan(img, (x0 + 24, y0 + 28), list(shown), mini, overlap=0.45)
+        line = _result_line(obs, seat)
+        draw_text(
+            draw,
+            (x0 + 24 + fan_width(len(shown), mini, 0.45) + 8, y0 + 44),
+            " · ".join(t for t in (line, dice_text) if t),
+            14,
+            PALETTE.text_dim,
+            anchor="lm",
+            max_width=x1 - x0 - 40 - fan_width(len(shown), mini, 0.45),
+        )
+        return
+    parts = [f"{obs.hand_sizes[seat]} cards"]
+    if dice_text:
+        parts.append(dice_text)
+    line = _result_line(obs, seat)
+    if shown is not None and line:
+        parts.append(line)
+    draw_text(
+        draw, (x0 + 24, y0 + 40), "  ·  ".join(parts), 14, PALETTE.text_dim, anchor="lm",
+        max_width=x1 - x0 - 30,
+    )  # fmt: skip
+
+
+def _result_line(obs: FluxObservation, seat: int) -> str:
+    result = obs.last_result
+    if result is None or result.hand_no != obs.hand_no:
+        return ""
+    for line in result.seats:
+        if line.seat == seat and line.value is not None:
+            return f"{line.value} ({line.distance} off)"
+    return ""
+
+
+def _draw_banner(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
+    if obs.phase != "over":
+        return
+    box = (FELT[0] + 20, TRICK_TOP - 6, FELT[2] - 20, TRICK_TOP + 60)
+    panel(draw, box, PALETTE.win, radius=12)
+    if obs.winner is None:
+        text = "The game is drawn"
+    else:
+        text = f"{_name(names, obs.winner)} wins with {obs.scores[obs.winner]} points!"
+    draw_text(
+        draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, 24, (30, 22, 4),
+        anchor="mm", max_width=box[2] - box[0] - 20, bold=True,
+    )  # fmt: skip
+
+
+def render_flux(obs: FluxObservation, names: list[str]) -> Image.Image:
+    img = Image.new("RGB", SIZE, PALETTE.bg)
+    draw = ImageDraw.Draw(img)
+    _draw_header(draw, obs, names)
+    panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
+    _draw_turnup(img, draw, obs)
+    _draw_target(img, draw, obs)
+    _draw_trick(img, draw, obs, names)
+    _draw_shoe(img, draw, obs)
+    _draw_board(img, draw, obs, names)
+    _draw_banner(draw, obs, names)
+    return img
+
+
+def render_flux_png(obs: FluxObservation, names: list[str], log: list[str] | None = None) -> bytes:
+    return to_png(render_flux(obs, names))
+
+
+def render_hand_png(codes: list[str], selected: list[int] | None = None) -> bytes:
+    """A player's own hand for their private view; selected cards are raised and ringed."""
+    chosen = set(selected or [])
+    width = 84
+    step = width + 12
+    _, h = card_size(width)
+    img = Image.new("RGB", (max(1, len(codes)) * step + 20, h + 44), PALETTE.bg)
+    for i, code in enumerate(codes):
+        y = 10 if i in chosen else 30
+        paste_card(
+            img, (14 + i * step, y), code, width, highlight=PALETTE.accent if i in chosen else None
+        )
+    return to_png(img)

@@ -1,0 +1,89 @@
+"""Flux end to end: variants in the lobby, private views, refusals, a whole game to the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.sandbox.loopback import InteractionRefused
+from tests.e2e.conftest import World
+from tests.e2e.flux_play import open_table, open_view, people_to_act, play_to_the_end, press
+
+
+def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
+    mine = [m for m in w.fake.messages(channel, viewer=user) if m.ephemeral]
+    assert mine, "no ephemeral reply"
+    return mine[-1]
+
+
+async def test_variants_are_validated_completed_and_shown(w: World) -> None:
+    room = w.channel()
+    bad = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "1,13"})
+    assert bad.message.ephemeral and "best five of seven" in bad.message.text()
+    clash = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "16,17"})
+    assert "can't be played together" in clash.message.text()
+    unknown = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "99"})
+    assert "no Flux variant" in unknown.message.text()
+    choices = await w.fake.autocomplete(
+        w.alice, "flux start", focused="variants", value="1,tru", channel=room
+    )
+    assert [c["value"] for c in choices] == ["1,12"]
+    lobby = (
+        await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "17, 4 ,1"})
+    ).message
+    assert not lobby.ephemeral
+    text = lobby.text()
+    assert "1 Third discard choice" in text and "17 Momentum flux" in text and "3 decks" in text
+    await w.fake.slash(w.alice, "flux cancel", channel=room)
+
+
+async def test_hands_are_private_and_simultaneous_claims(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.state is not None
+    await w.fake.wait_idle()
+    assert table.state.phase == "claim"  # type: ignore[attr-defined]
+    assert {u.name for u in people_to_act(table, {w.alice.id: w.alice, w.bob.id: w.bob})} == {
+        "alice",
+        "bob",
+    }
+    public = message.refresh()
+    assert not any((b.custom_id or "").endswith(":pass") for b in public.buttons)
+    view = await open_view(w.fake, w.alice, message)
+    assert view.visible_to(w.alice) and not view.visible_to(w.bob)
+    hand = table.state.hands[0]  # type: ignore[attr-defined]
+    assert "Your hand" in view.text() and view.image().size[0] > 0
+    with pytest.raises(InteractionRefused):
+        await w.fake.click(w.bob, view, label="Play on")
+    await w.fake.click(w.dave, message, label="My hand")
+    assert "not playing" in _reply(w, room, w.dave).text()
+    view = await press(w.fake, w.alice, view, "pass")
+    assert "waiting for the others" in view.text()
+    assert table.state.phase == "claim"  # type: ignore[attr-defined]
+    bob_view = await open_view(w.fake, w.bob, message)
+    for code in hand:  # alice's cards never reach bob's view (bar copies he holds himself)
+        if code not in table.state.hands[1]:  # type: ignore[attr-defined]
+            assert f"{code}" not in bob_view.text()
+    await w.fake.slash(w.alice, "flux cancel", channel=room)
+
+
+async def test_whole_game_with_people_and_ai_to_the_end(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob], ai=1)
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    moves = await play_to_the_end(w.fake, table, message, {w.alice.id: w.alice, w.bob.id: w.bob})
+    assert moves > 0
+    final = message.refresh()
+    assert table.record.status == "finished"
+    assert "Final standings" in final.text() and not final.buttons
+    assert final.image().size == (960, 600)
+    rows, _ = await w.bot.db.leaderboard(w.guild.id, "flux")
+    assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
+
+
+async def test_rules_page(w: World) -> None:
+    room = w.channel()
+    result = await w.fake.slash(w.carol, "rules", channel=room, options={"game": "flux"})
+    text = result.message.text()
+    assert result.message.ephemeral and "Flux" in text and "bull's-eye" in text

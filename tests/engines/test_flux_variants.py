@@ -1,0 +1,198 @@
+"""Every Flux variant changes the game the way the rules page says."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engines.flux import FluxConfig, FluxState
+from tests.engines.test_flux import ENGINE, make_state, play_round, total_cards
+
+
+def _pass_claims(state: FluxState) -> None:
+    if state.phase == "claim":
+        for seat in sorted(ENGINE.to_act(state)):
+            ENGINE.apply(state, seat, "pass")
+
+
+def _play_out(state: FluxState, seed: int = 0, max_moves: int = 5000) -> None:
+    rng = random.Random(seed)
+    for _ in range(max_moves):
+        if ENGINE.is_over(state):
+            return
+        seat = sorted(ENGINE.to_act(state))[0]
+        ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), rng))
+    raise AssertionError("no end")
+
+
+def test_v1_discard_up_to_the_roll_or_keep() -> None:
+    state = make_state(["9H 2D KS 4H", "AS 4C 7D 2S"], variants="1", script=[3])
+    ENGINE._take_command(state, 0)
+    assert state.discard_range == (0, 3)
+    assert "discard" in ENGINE.legal_actions(state, 0)  # nothing selected: keep the hand
+    events = ENGINE.apply(state, 0, "discard:")
+    assert "keeps the hand" in events[0].text and state.phase == "trick"
+
+
+def test_v2_d20_target_and_d8_discard_die_fluxing_on_8() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="2"), 3, 3)
+    assert len(state.target_dice) == 1 and 1 <= state.target <= 20
+    state = make_state(["9H 2D", "AS 4C"], variants="2", script=[7])
+    ENGINE._take_command(state, 0)
+    assert state.phase == "command" and state.discard_range == (7, 7)
+    state = make_state(["9H 2D", "AS 4C"], variants="2", script=[8])
+    events = ENGINE._take_command(state, 0)
+    assert any(e.kind == "flux" for e in events)
+
+
+def test_v3_maximum_tricks_settles_the_hand_without_undercut() -> None:
+    state = make_state(["9H 2D KS", "AS 4C 7D"], variants="3", script=[2])
+    state.max_tricks = 1
+    play_round(state, ["AS", "9H"])  # seat 1 wins with the ace
+    ENGINE.apply(state, 1, "discard:4C,7D")
+    assert state.last_result is not None and state.last_result.kind == "settled"
+    assert state.last_result.caller is None and not state.last_result.undercut
+
+
+def test_v6_zero_is_zilched() -> None:
+    state = make_state(["TH 2H", "KS QS"], variants="6", phase="command")
+    state.commander = 0
+    ENGINE.apply(state, 0, "call")
+    assert state.last_result is not None and state.last_result.zilched == [1]
+    assert state.scores[0] == 12 * 2 + 10
+
+
+def test_v7_two_value_dice() -> None:
+    for seed in range(20):
+        state = ENGINE.new_game(FluxConfig(variants="2,7"), 2, seed)
+        d20, d10 = state.target_dice
+        assert 1 <= d20 <= 20 and 0 <= d10 <= 9 and state.target == d20 + d10
+
+
+def test_v8_the_game_stops_at_121() -> None:
+    state = make_state(["9H 2D KS", "AS 4C 7D"], variants="8", script=[2])
+    state.scores = [0, 120]
+    events = play_round(state, ["AS", "9H"])
+    assert state.phase == "over" and state.scores[1] == 121
+    assert any("121" in t for t in events)
+
+
+def test_v9_point_dice_after_the_decision_and_used_at_scoring() -> None:
+    state = make_state(["TH KS", "9S KD"], variants="9", phase="command", script=[2])
+    state.commander, state.tricks_won = 0, 1
+    events = ENGINE.apply(state, 0, "call")
+    assert any(e.kind == "point_dice" for e in events)
+    assert state.last_result is not None
+    assert state.last_result.seats[0].value == 12  # 10 plus the die's 2
+    assert state.last_result.bullseye == 10
+
+
+def test_v10_variable_bullseye_and_no_call_after_flux() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="10"), 2, 4)
+    assert state.bullseye_bonus % 10 == 0 and 10 <= state.bullseye_bonus <= 100
+    state = make_state(["9H 2D", "AS 4C"], variants="10", shoe="TH 2D KS KD QH QC JD", script=[6])
+    ENGINE._take_command(state, 0)
+    assert state.phase == "trick"  # the new hand is on target, but no call is allowed
+
+
+def test_v11_bonus_die_for_the_chosen_trick() -> None:
+    state = make_state(["9H 2D KS", "AS 4C 7D"], variants="11", script=[2])
+    state.bonus_trick = (1, 4)
+    play_round(state, ["AS", "9H"])
+    ENGINE.apply(state, 1, "discard:4C,7D")
+    assert state.point_dice[1] == [4]
+
+
+def test_v12_truco_trick_in_the_engine() -> None:
+    state = make_state(["AS 2D", "QC 4C"], variants="12", turnup="5C", script=[2])
+    play_round(state, ["QC", "AS"])  # seat 1 leads the Pelico
+    assert state.commander == 1
+
+
+def test_v14_poker_hand_is_chosen_automatically() -> None:
+    state = make_state(
+        ["AS AH AD KS KH 2C 3C", "QS QH 9D 8S 7H 2D 3D"], variants="14", phase="command"
+    )
+    state.commander = 0
+    ENGINE.apply(state, 0, "call")
+    assert state.phase != "poker"
+    assert state.last_result is not None and state.last_result.poker_winner == 0
+
+
+def test_v15_reshuffle_every_hand_and_end_after_two_deals_each() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="15,14"), 2, 9)
+    _play_out(state)
+    assert state.hand_no == 4 and state.end_reason == "Every player has dealt twice."
+    assert total_cards(state) == 156
+
+
+def test_v16_commander_rerolls_the_target() -> None:
+    state = make_state(["9H 2D", "AS 4C"], variants="16", script=[2, 3, 4])
+    events = ENGINE._take_command(state, 0)
+    assert state.target == 9 and state.discard_roll is None and events[0].kind == "target"
+    assert state.discard_range == (0, 7)
+    state = make_state(["9H 2D", "AS 4C"], variants="16", script=[1, 1, 1])
+    assert any(e.kind == "flux" for e in ENGINE._take_command(state, 0))
+
+
+def test_v17_one_target_for_the_game() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="17,14"), 2, 5)
+    first = state.target
+    targets = set()
+    while not ENGINE.is_over(state):
+        targets.add(state.target)
+        seat = sorted(ENGINE.to_act(state))[0]
+        ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), random.Random(0)))
+    assert targets == {first} and state.hand_no >= 2
+
+
+def test_v18_two_decks_and_fifty_points() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="18"), 3, 6)
+    assert total_cards(state) == 104
+    _play_out(state)
+    by_score = state.end_reason == "Someone reached 50 points."
+    assert by_score or state.end_reason in {
+        "The burned cards are reached.",
+        "Too few cards are left to deal another hand.",
+    }
+    assert (max(state.scores) >= 50) == by_score
+    one = ENGINE.new_game(FluxConfig(variants="18", decks=1), 2, 6)
+    assert total_cards(one) == 52
+
+
+def test_v19_black_counts_plus() -> None:
+    state = make_state(["TS 2S", "9H KD"], variants="19", phase="command")
+    state.commander = 0
+    ENGINE.apply(state, 0, "call")
+    assert state.last_result is not None and state.last_result.seats[0].value == 12
+
+
+def test_v20_furthest_wins_no_claims_within_five_zilched() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="20"), 3, 2)
+    assert state.phase == "trick"  # no original hands
+    state = make_state(["TS 9S 8S", "9H 2D", "TH 5H"], variants="20", phase="command")
+    state.commander = 0  # target 12: -27 (15 off), 11 (1 off), 15 (3 off)
+    ENGINE.apply(state, 0, "call")
+    assert state.last_result is not None and state.last_result.zilched == [1, 2]
+    assert state.scores[0] == (15 - 1) * 2 + (15 - 3) * 2
+
+
+def test_v21_no_bonuses() -> None:
+    state = make_state(
+        ["9H 2D KS", "AS 4C 7D"], variants="21", shoe="TH 2D KS KD QH QC JD", script=[6]
+    )
+    play_round(state, ["AS", "9H"])
+    assert state.scores == [0, 0]  # no trick point, no flux points
+    state = make_state(["TH 2H", "TS"], variants="21", phase="command")
+    state.commander = 1  # undercut by a bull's-eye hand: distance points only
+    ENGINE.apply(state, 1, "call")
+    assert state.scores == [2, 0]
+
+
+def test_v22_elimination_to_the_last_player() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="22,14"), 3, 8)
+    _play_out(state)
+    assert sum(state.active) == 1 and len(state.eliminated) == 2
+    outcome = ENGINE.outcome(state)
+    assert outcome.winners == [state.active.index(True)]
+    assert outcome.ranks[state.eliminated[0]] == 2 and outcome.ranks[state.eliminated[1]] == 1
+    assert total_cards(state) == 156
