@@ -22,6 +22,29 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 EMBED_LIMIT = 4000
 
 
+def rule_pages(body: str, limit: int = EMBED_LIMIT) -> list[str]:
+    """Split a rules page into pages of at most ``limit`` characters, between paragraphs
+    where possible (then between lines, then anywhere)."""
+    pages: list[str] = []
+    current = ""
+    for block in body.strip().split("\n\n"):
+        candidate = f"{current}\n\n{block}" if current else block
+        if len(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            pages.append(current)
+        while len(block) > limit:
+            cut = block.rfind("\n", 0, limit)
+            cut = cut if cut > 0 else limit
+            pages.append(block[:cut])
+            block = block[cut:].lstrip("\n")
+        current = block
+    if current or not pages:
+        pages.append(current)
+    return pages
+
+
 def rules_text(game: str) -> str:
     path = RULES_DIR / f"{game}.md"
     if not path.exists():
@@ -90,16 +113,19 @@ class General(commands.Cog):
             raise GameError(
                 f"There is no game called {game!r}. Try one of: {', '.join(self.bot.games)}."
             )
-        text = rules_text(game)
-        title, _, body = text.partition("\n")
-        pages = [body[i : i + EMBED_LIMIT] for i in range(0, len(body), EMBED_LIMIT)] or [""]
-        embeds = [
-            discord.Embed(
+        title, _, body = rules_text(game).partition("\n")
+        pages = rule_pages(body)
+        # Discord caps the embeds of one message at 6,000 characters in all: one page each.
+        for i, page in enumerate(pages):
+            embed = discord.Embed(
                 title=title.lstrip("# ") if i == 0 else None, description=page, colour=0x5865F2
             )
-            for i, page in enumerate(pages[:3])
-        ]
-        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+            if len(pages) > 1:
+                embed.set_footer(text=f"Page {i + 1} of {len(pages)}")
+            if i == 0:
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+            else:
+                await interaction.followup.send(embed=embed, ephemeral=True)
 
 
 async def setup(bot: QuantumTableBot) -> None:

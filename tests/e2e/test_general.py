@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cogs.general import rule_pages, rules_text
+from bot.games import all_games
 from bot.sandbox.loopback import InteractionRefused
 from tests.e2e.conftest import World
 
@@ -52,6 +54,29 @@ async def test_game_errors_reply_ephemerally(w: World) -> None:
 async def test_rules_page(w: World) -> None:
     result = await w.fake.slash(w.alice, "rules", channel=w.channel(), options={"game": "qdice"})
     assert result.message.ephemeral and "Black hole" in result.message.text()
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+async def test_every_rules_page_arrives_whole_and_private(w: World, game: str) -> None:
+    room = w.channel()
+    await w.fake.slash(w.alice, "rules", channel=room, options={"game": game})
+    await w.fake.wait_idle()
+    shown = [m for m in w.fake.messages(room, viewer=w.alice) if m.ephemeral]
+    assert shown and not [m for m in w.fake.messages(room, viewer=w.bob) if m.ephemeral]
+    text = " ".join(" ".join(m.text().split()) for m in shown)
+    body = rules_text(game).partition("\n")[2]
+    for paragraph in body.split("\n\n"):
+        assert " ".join(paragraph.split()) in text
+
+
+def test_rule_pages_split_between_paragraphs_within_the_limit() -> None:
+    body = "\n\n".join(f"Paragraph {i}: " + "word " * 40 for i in range(60))
+    pages = rule_pages(body, limit=1000)
+    assert len(pages) > 1 and all(len(p) <= 1000 for p in pages)
+    assert "\n\n".join(pages) == body.strip()
+    long_line = "x" * 2500
+    assert "".join(rule_pages(long_line, limit=1000)) == long_line
+    assert rule_pages("") == [""]
 
 
 async def test_survives_rate_limit(w: World) -> None:
