@@ -28,6 +28,7 @@ EXTENSIONS = (
     "bot.cogs.admin",
     "bot.cogs.qdice",
     "bot.cogs.qpoker",
+    "bot.cogs.flume",
     "bot.cogs.flux",
 )
 

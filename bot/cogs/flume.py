@@ -1,0 +1,38 @@
+"""/flume: Flume tables."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.common import TURN_TIMER, game_group, start_table
+
+
+@app_commands.command(name="start", description="Open a Flume table in this channel")
+@app_commands.describe(
+    target="Points needed to win (default 21)",
+    four_colour="Four-colour deck (spades black, hearts red, diamonds blue, clubs green)",
+    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
+    thread="Host the game in a new thread",
+)
+async def start(
+    interaction: discord.Interaction,
+    target: app_commands.Range[int, 5, 99] = 21,
+    four_colour: bool = False,
+    turn_minutes: TURN_TIMER | None = None,
+    thread: bool = False,
+) -> None:
+    options = {"target": target, "four_colour": four_colour}
+    await start_table(interaction, "flume", options, thread=thread, minutes=turn_minutes)
+
+
+GROUP = game_group("flume", "Flume", start)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.tree.add_command(GROUP)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.tree.remove_command(GROUP.name)

@@ -1,0 +1,265 @@
+"""Flume players that decide from an observation alone: the AI and two baselines.
+
+:func:`choose_action` is the table's AI:
+
+* **Bidding** estimates, for each suit as trumps, how many of the seven points the hand can
+  take (high from the ace, low from the 2, the bowers and jokers it holds, a share of game,
+  what the discard-and-draw and a partner add) and bids the least it must when the best
+  estimate reaches that bid. It names the suit of that estimate.
+* **Discards** every non-trump except off-suit aces, lowest first when the stock is short.
+* **The call** (five players) names the highest trump it lacks.
+* **Play** follows suit, wins a trick as cheaply as it can when the trick is worth taking,
+  throws tens and point cards onto a trick a known partner is sure to win, leads trumps that
+  no unseen card can beat, and otherwise gets rid of its least useful card (the 2 of trumps
+  scores low for whoever plays it, so it is a free card to lose).
+
+The baselines, for tests and the benchmark: :func:`random_action` picks a uniformly random
+legal move (a random subset of its non-trumps when discarding), and :func:`greedy_action`
+bids one less than the length of its longest trump suit (so four trumps bid 3), names that
+suit, discards every non-trump, calls the highest trump it lacks, and plays its highest legal
+card.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.engines.cards import SUITS, card
+from bot.engines.flume import FlumeObservation
+from bot.engines.flume_rules import (
+    card_points,
+    flume_deck,
+    is_trump,
+    left_bower,
+    right_bower,
+    strength,
+    suit_of,
+    trick_winner,
+    trump_order,
+    trump_power,
+)
+
+POINT_CARD_VALUE = 9  # a bower or a joker is worth a whole point: about a ten toward game
+DECK = flume_deck()
+
+
+# --------------------------------------------------------------------------- shared helpers
+
+
+def _one_step_discard(obs: FlumeObservation, codes: list[str]) -> str:
+    return "discard:" + ",".join(codes[: obs.stock_count])
+
+
+def _non_trumps(obs: FlumeObservation) -> list[str]:
+    assert obs.trump is not None
+    return [c for c in obs.hand if not is_trump(c, obs.trump)]
+
+
+def _cards_of(obs: FlumeObservation, prefix: str) -> list[str]:
+    return [a.split(":", 1)[1] for a in obs.legal if a.startswith(prefix)]
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def random_action(obs: FlumeObservation, rng: random.Random) -> str:
+    """A uniformly random legal move; a random subset of non-trumps when discarding."""
+    if obs.phase == "discard":
+        spare = _non_trumps(obs)
+        rng.shuffle(spare)
+        return _one_step_discard(obs, spare[: rng.randint(0, len(spare))])
+    return rng.choice(obs.legal)
+
+
+def _trump_count(hand: list[str], suit: str) -> int:
+    return sum(is_trump(c, suit) for c in hand)
+
+
+def greedy_action(obs: FlumeObservation, rng: random.Random) -> str:
+    """The simple greedy player described in the module docstring."""
+    if obs.phase == "bid":
+        best = max(SUITS, key=lambda s: _trump_count(obs.hand, s))
+        want = min(6, _trump_count(obs.hand, best) - 1)
+        return f"bid:{want}" if f"bid:{want}" in obs.legal else "pass"
+    if obs.phase == "trump":
+        return f"trump:{max(SUITS, key=lambda s: _trump_count(obs.hand, s))}"
+    if obs.phase == "discard":
+        return _one_step_discard(obs, _non_trumps(obs))
+    if obs.phase == "call":
+        return _call(obs)
+    if obs.phase == "play":
+        return "play:" + _highest(obs, _cards_of(obs, "play:"))
+    return obs.legal[0]
+
+
+def _highest(obs: FlumeObservation, options: list[str]) -> str:
+    assert obs.trump is not None
+    led = suit_of(obs.trick[0][1], obs.trump) if obs.trick else ""
+    return max(options, key=lambda c: (strength(c, led, obs.trump), card(c).rank))  # type: ignore[arg-type]
+
+
+def _call(obs: FlumeObservation) -> str:
+    assert obs.trump is not None
+    wanted = [c for c in trump_order(obs.trump) if c not in obs.hand]
+    return f"call:{wanted[0]}" if wanted else "alone"
+
+
+# --------------------------------------------------------------------------- the AI
+
+
+def choose_action(obs: FlumeObservation, rng: random.Random) -> str:
+    """The AI's move for the observed seat (always one of ``obs.legal`` or its one-step form)."""
+    if obs.phase == "bid":
+        return _bid(obs)
+    if obs.phase == "trump":
+        return f"trump:{best_trump(obs.hand, obs.n_players)[0]}"
+    if obs.phase == "discard":
+        return _discard(obs)
+    if obs.phase == "call":
+        return _call(obs)
+    if obs.phase == "play":
+        return "play:" + _play(obs)
+    return obs.legal[0]
+
+
+def estimate(hand: list[str], trump: str, n_players: int) -> float:
+    """Expected points a hand can take with ``trump`` as trumps (a rough, tuned estimate)."""
+    held = set(hand)
+    trumps = [c for c in hand if is_trump(c, trump)]
+    value = 0.0
+    if "A" + trump in held:
+        value += 1.0
+    elif "K" + trump in held:
+        value += 0.5
+    elif "Q" + trump in held:
+        value += 0.25
+    if "2" + trump in held:
+        value += 1.0
+    elif "5" + trump in held:
+        value += 0.2
+    top = sum(c in held for c in ("A" + trump, "K" + trump, "Q" + trump))
+    if right_bower(trump) in held:
+        value += 0.6 + 0.1 * top
+    if left_bower(trump) in held:
+        value += 0.45 + 0.1 * top
+    value += 0.3 * sum(j in held for j in ("JKH", "JKL"))
+    value += 0.12 * len(trumps) + 0.02 * sum(card_points(c) for c in hand)
+    value += 0.12 * (6 - len(trumps))  # trumps drawn after the discard
+    value += 1.0 if n_players == 4 else 0.8  # what a partner brings
+    return value
+
+
+def best_trump(hand: list[str], n_players: int) -> tuple[str, float]:
+    scored = [(s, estimate(hand, s, n_players)) for s in SUITS]
+    return max(scored, key=lambda pair: pair[1])
+
+
+def _bid(obs: FlumeObservation) -> str:
+    _, value = best_trump(obs.hand, obs.n_players)
+    lowest = max(3, obs.bid + 1)
+    return f"bid:{lowest}" if lowest <= 6 and value >= lowest else "pass"
+
+
+def _discard(obs: FlumeObservation) -> str:
+    spare = [c for c in _non_trumps(obs) if card(c).rank != 14]
+    spare.sort(key=lambda c: (card_points(c), card(c).rank))
+    return _one_step_discard(obs, spare)
+
+
+def friends(obs: FlumeObservation) -> set[int]:
+    """Seats this viewer knows to be on its side (never itself)."""
+    me = obs.seat
+    assert me is not None
+    n = obs.n_players
+    if n == 4:
+        return {(me + 2) % 4}
+    bidder = obs.bidder
+    if bidder is None:
+        return set()
+    partner = obs.partner
+    if partner is not None:
+        side = {bidder, partner}
+        return (side if me in side else set(range(n)) - side) - {me}
+    alone = obs.alone or (obs.called is not None and obs.called in obs.my_discards)
+    if me != bidder and alone:
+        return set(range(n)) - {bidder, me}
+    return set()
+
+
+def _unseen(obs: FlumeObservation) -> set[str]:
+    """Cards that might still be played by someone else this hand."""
+    gone = {c for _, c in obs.played} | set(obs.hand) | set(obs.my_discards)
+    return set(DECK) - gone
+
+
+def _bonus(code: str, trump: str) -> int:
+    special = {right_bower(trump), left_bower(trump), "JKH", "JKL"}
+    return POINT_CARD_VALUE if code in special else 0
+
+
+def _worth(code: str, trump: str) -> int:
+    """What a card adds to whoever takes the trick holding it."""
+    return card_points(code) + _bonus(code, trump)
+
+
+def _keep_cost(code: str, trump: str) -> float:
+    """How much losing this card hurts: its worth plus its power to win tricks later."""
+    if code == "2" + trump:
+        return 0.5  # low is scored by whoever plays it: nothing is lost
+    power = trump_power(code, trump)
+    rank = card(code).rank
+    return _worth(code, trump) + (power * 1.5 if power else rank * 0.3)
+
+
+def _can_beat(code: str, led: str, trump: str, threat: str) -> bool:
+    return strength(threat, led, trump) > strength(code, led, trump) or (
+        suit_of(threat, trump) == trump and not is_trump(code, trump)
+    )
+
+
+def _safe(obs: FlumeObservation, code: str, led: str, after_me: int) -> bool:
+    """Whether ``code`` is sure to hold the trick against the players still to come."""
+    if after_me == 0:
+        return True
+    assert obs.trump is not None
+    return not any(_can_beat(code, led, obs.trump, u) for u in _unseen(obs))
+
+
+def _play(obs: FlumeObservation) -> str:
+    trump = obs.trump
+    assert trump is not None and obs.seat is not None
+    options = _cards_of(obs, "play:")
+    if len(options) == 1:
+        return options[0]
+    if not obs.trick:
+        return _lead(obs, options)
+    led = suit_of(obs.trick[0][1], trump)
+    leader_seat = trick_winner(obs.trick, trump)
+    top = next(c for s, c in obs.trick if s == leader_seat)
+    after_me = obs.n_players - len(obs.trick) - 1
+    at_stake = sum(_worth(c, trump) for _, c in obs.trick)
+    if leader_seat in friends(obs) and _safe(obs, top, led, after_me):
+        return max(options, key=lambda c: (_worth(c, trump), -_keep_cost(c, trump)))
+    winning = [c for c in options if strength(c, led, trump) > strength(top, led, trump)]
+    if winning:
+        sure = [c for c in winning if _safe(obs, c, led, after_me)]
+        if sure and (at_stake > 0 or after_me == 0 or any(_worth(c, trump) for c in sure)):
+            return min(sure, key=lambda c: _keep_cost(c, trump))
+        cheap = min(winning, key=lambda c: _keep_cost(c, trump))
+        if at_stake >= 10 and not _worth(cheap, trump):
+            return cheap
+    return min(options, key=lambda c: _keep_cost(c, trump))
+
+
+def _lead(obs: FlumeObservation, options: list[str]) -> str:
+    trump = obs.trump
+    assert trump is not None
+    unseen_trumps = [u for u in _unseen(obs) if is_trump(u, trump)]
+    best_unseen = max((trump_power(u, trump) for u in unseen_trumps), default=0)
+    sure = [c for c in options if trump_power(c, trump) > best_unseen]
+    if sure and unseen_trumps:
+        return max(sure, key=lambda c: trump_power(c, trump))
+    aces = [c for c in options if card(c).rank == 14 and not is_trump(c, trump)]
+    if aces:
+        return aces[0]
+    return min(options, key=lambda c: _keep_cost(c, trump))

@@ -1,0 +1,417 @@
+"""The Flume table as one image, and a seat's own hand as a strip of cards.
+
+Pure functions of a :class:`~bot.engines.flume.FlumeObservation`: the public table is drawn
+from the spectator's observation, so it can only show what everyone may see (the cards in
+the trick, who took the last one, points taken, the bid, trumps, scores, the dealer and who is
+to act). Cards are drawn 84 px wide so they stay readable at Discord's half-size preview; the
+four-colour deck is a table option.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
+from bot.engines.flume import FlumeObservation
+from bot.engines.flume_rules import POINT_LABELS, left_bower, right_bower
+from bot.render.cards import card_size, paste_card, suit_colour
+from bot.render.common import (
+    PALETTE,
+    RGB,
+    crown,
+    display_name,
+    draw_text,
+    panel,
+    progress_bar,
+    to_png,
+    triangle_right,
+)
+
+WIDTH, HEIGHT = 960, 600
+SIZE = (WIDTH, HEIGHT)
+MARGIN = 16
+HEADER_H = 64
+STRIP = (MARGIN, 74, WIDTH - MARGIN, 114)
+FELT = (MARGIN, 124, 636, HEIGHT - MARGIN)
+SIDE = (652, 124, WIDTH - MARGIN, HEIGHT - MARGIN)
+CARD_W = 84
+CARD_H = card_size(CARD_W)[1]
+PLATE_W, PLATE_H = 176, 60
+FELT_TEXT: RGB = (178, 214, 198)
+
+# Where each seat sits, counted round from the viewer's seat at the bottom (dealer's left is
+# the next seat, drawn to the left). Plate centres, then trick-card centres.
+PLATES = {
+    4: [(326, 550), (108, 370), (326, 164), (544, 370)],
+    5: [(326, 550), (108, 430), (186, 164), (466, 164), (544, 430)],
+}
+TRICK_SPOTS = {
+    4: [(326, 440), (240, 370), (326, 262), (412, 370)],
+    5: [(326, 440), (240, 390), (270, 272), (382, 272), (412, 390)],
+}
+
+
+def _name(names: list[str], seat: int) -> str:
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return display_name(raw, f"Player {seat + 1}")
+
+
+def _position(obs: FlumeObservation, seat: int) -> int:
+    """Where ``seat`` is drawn: 0 at the bottom, then round the table."""
+    base = obs.seat if obs.seat is not None else 0
+    return (seat - base) % obs.n_players
+
+
+def plate_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
+    cx, cy = PLATES[obs.n_players][_position(obs, seat)]
+    return cx - PLATE_W // 2, cy - PLATE_H // 2, cx + PLATE_W // 2, cy + PLATE_H // 2
+
+
+def trick_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
+    """Where the card ``seat`` played to the current trick is drawn (tests sample it)."""
+    cx, cy = TRICK_SPOTS[obs.n_players][_position(obs, seat)]
+    x, y = cx - CARD_W // 2, cy - CARD_H // 2
+    return x, y, x + CARD_W, y + CARD_H
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    img = Image.new("RGB", SIZE, PALETTE.bg)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
+    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
+    draw_text(draw, (MARGIN + 8, HEADER_H // 2), "Flume", 30, PALETTE.text, anchor="lm", bold=True)
+    panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
+    panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
+    return img
+
+
+def _side_names(obs: FlumeObservation, names: list[str], team: int) -> str:
+    return " & ".join(_name(names, s) for s in range(4) if s % 2 == team)
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
+    x = 140
+    if obs.trump is not None:
+        ink = suit_colour(obs.trump, obs.four_colour)
+        chip = (x, 14, x + 190, 50)
+        panel(draw, chip, (250, 250, 246), radius=10)
+        draw_text(draw, (x + 12, 32), SUIT_SYMBOLS[obs.trump], 30, ink, anchor="lm", bold=True)
+        draw_text(
+            draw, (x + 48, 32), SUIT_NAMES[obs.trump].upper(), 22, ink, anchor="lm", bold=True
+        )
+        x += 204
+    bits = [f"Hand {obs.hand_no}", f"first to {obs.target}"]
+    if obs.bid:
+        bits.insert(0, f"Bid {obs.bid}")
+    draw_text(
+        draw,
+        (WIDTH - MARGIN - 8, HEADER_H // 2),
+        "  ·  ".join(bits),
+        20,
+        PALETTE.text_dim,
+        anchor="rm",
+        max_width=WIDTH - MARGIN - 8 - x,
+    )
+
+
+PHASE_VERBS = {
+    "bid": "to bid",
+    "trump": "to name trumps",
+    "discard": "to discard",
+    "call": "to call a partner",
+    "play": "to play",
+}
+
+
+def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    x0, y0, x1, y1 = STRIP
+    cy = (y0 + y1) / 2
+    if obs.phase == "over":
+        panel(draw, STRIP, PALETTE.win, radius=10)
+        crown(draw, (x0 + 14, cy - 10, x0 + 40, cy + 9), (40, 30, 6))
+        who = " & ".join(_name(names, w) for w in obs.winners)
+        score = obs.scores[obs.winners[0]] if obs.winners else 0
+        text = f"{who} win with {score} points!"
+        draw_text(draw, (x0 + 52, cy), text, 22, (30, 22, 4), anchor="lm", max_width=x1 - x0 - 64)
+        return
+    panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
+    if obs.current is None:
+        return
+    triangle_right(draw, (x0 + 22, cy), 16, PALETTE.accent)
+    width = draw_text(
+        draw,
+        (x0 + 40, cy),
+        _name(names, obs.current),
+        21,
+        PALETTE.accent,
+        anchor="lm",
+        max_width=360,
+        bold=True,
+    )
+    draw_text(
+        draw,
+        (x0 + 40 + width + 8, cy),
+        PHASE_VERBS.get(obs.phase, ""),
+        20,
+        PALETTE.text,
+        anchor="lm",
+    )
+
+
+def _seat_status(obs: FlumeObservation, seat: int) -> str:
+    """The second line of a seat's plate."""
+    parts: list[str] = []
+    if obs.phase == "bid":
+        bid = obs.bids[seat] if seat < len(obs.bids) else None
+        parts.append("…" if bid is None else ("pass" if bid == 0 else f"bid {bid}"))
+    elif seat == obs.bidder:
+        parts.append(f"bid {obs.bid}")
+    if obs.phase == "discard" and obs.discarded[seat] is not None:
+        parts.append(f"swapped {obs.discarded[seat]}")
+    if obs.phase in ("play", "call") or obs.tricks:
+        parts.append(f"{obs.hand_sizes[seat]} left")
+        parts.append(f"{obs.taken[seat]} pts")
+    return " · ".join(parts)
+
+
+def _draw_plate(
+    draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str], seat: int
+) -> None:
+    box = plate_box(obs, seat)
+    acting = seat == obs.current
+    winner = seat in obs.winners
+    fill = (74, 62, 26) if winner else (PALETTE.current_row if acting else (20, 64, 48))
+    edge = PALETTE.gold if winner else (PALETTE.accent if acting else (60, 120, 96))
+    panel(draw, box, fill, radius=10, outline=edge, width=3 if acting or winner else 1)
+    x0, y0, x1, _ = box
+    right = x1 - 8
+    if seat == obs.dealer:
+        draw.ellipse((x1 - 30, y0 + 5, x1 - 8, y0 + 27), fill=(250, 250, 246))
+        draw_text(draw, (x1 - 19, y0 + 16), "D", 15, (24, 24, 28), anchor="mm", bold=True)
+        right = x1 - 34
+    colour = PALETTE.accent if acting else PALETTE.text
+    draw_text(
+        draw,
+        (x0 + 10, y0 + 17),
+        _name(names, seat),
+        19,
+        colour,
+        anchor="lm",
+        max_width=right - x0 - 10,
+        bold=True,
+    )
+    draw_text(
+        draw,
+        (x0 + 10, y0 + 43),
+        _seat_status(obs, seat),
+        15,
+        (200, 226, 214),
+        anchor="lm",
+        max_width=x1 - x0 - 16,
+    )
+
+
+def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
+    if obs.trick:
+        for seat, code in obs.trick:
+            x, y, _, _ = trick_box(obs, seat)
+            paste_card(img, (x, y), code, CARD_W, four_colour=obs.four_colour)
+        return
+    if obs.tricks and obs.phase == "play":
+        last = obs.tricks[-1]
+        small = 56
+        step = small + 8
+        left = (FELT[0] + FELT[2]) / 2 - (step * len(last.plays) - 8) / 2
+        top = 316
+        for i, (_, code) in enumerate(last.plays):
+            paste_card(img, (left + i * step, top), code, small, four_colour=obs.four_colour)
+        draw_text(draw, (326, top - 16), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
+        return
+    message = {
+        "bid": "Bidding: 3 to 6 points, or pass",
+        "trump": "The bidder names trumps",
+        "discard": "Discarding non-trumps and drawing",
+        "call": "The bidder calls a partner",
+        "over": "Game over",
+    }.get(obs.phase, "")
+    draw_text(draw, (326, 354), message, 20, FELT_TEXT, anchor="mm", max_width=400)
+
+
+def _special_holders(obs: FlumeObservation) -> dict[str, int]:
+    """Bowers and jokers taken so far this hand: point name -> seat that took it."""
+    if obs.trump is None:
+        return {}
+    specials = {
+        right_bower(obs.trump): "right",
+        left_bower(obs.trump): "left",
+        "JKH": "joker_high",
+        "JKL": "joker_low",
+    }
+    taken: dict[str, int] = {}
+    for trick in obs.tricks:
+        for _, code in trick.plays:
+            if code in specials:
+                taken[specials[code]] = trick.winner
+    return taken
+
+
+class _Column:
+    """Writes lines down the side panel."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw) -> None:
+        self.draw = draw
+        self.y = SIDE[1] + 18
+        self.left = SIDE[0] + 14
+        self.right = SIDE[2] - 14
+
+    def heading(self, text: str) -> None:
+        draw_text(self.draw, (self.left, self.y), text, 15, PALETTE.text_dim, anchor="lm")
+        self.y += 24
+
+    def row(self, label: str, value: str = "", colour: RGB = PALETTE.text, size: int = 18) -> None:
+        width = self.right - self.left
+        value_w = 0.0
+        if value:
+            value_w = draw_text(
+                self.draw, (self.right, self.y), value, size, colour, anchor="rm", bold=True
+            )
+        draw_text(
+            self.draw,
+            (self.left, self.y),
+            label,
+            size,
+            colour,
+            anchor="lm",
+            max_width=width - value_w - 8,
+        )
+        self.y += size + 8
+
+    def gap(self, pixels: int = 8) -> None:
+        self.y += pixels
+
+
+def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
+    col.heading("SCORES")
+    if obs.teams:
+        for team in (0, 1):
+            lead = obs.winners and team == obs.winners[0] % 2
+            colour = PALETTE.gold if lead else PALETTE.text
+            col.row(_side_names(obs, names, team), str(obs.scores[team]), colour)
+            fraction = max(0, obs.scores[team]) / obs.target
+            progress_bar(col.draw, (col.left, col.y - 8, col.right, col.y - 2), fraction, colour)
+            col.gap(6)
+        return
+    for seat in range(obs.n_players):
+        colour = PALETTE.gold if seat in obs.winners else PALETTE.text
+        col.row(_name(names, seat), str(obs.scores[seat]), colour, size=17)
+
+
+def _draw_hand_info(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
+    col.gap(6)
+    col.heading(f"HAND {obs.hand_no}")
+    if obs.bidder is not None:
+        col.row(f"Bid {obs.bid}: {_name(names, obs.bidder)}", size=17)
+    if obs.n_players == 5 and obs.phase == "play":
+        if obs.alone:
+            col.row("Playing alone", size=17)
+        elif obs.called is not None:
+            who = (
+                _name(names, obs.partner) if obs.partner_known and obs.partner is not None else "?"
+            )
+            col.row(f"Called {card(obs.called).label}: partner {who}", size=17)
+    if obs.tricks:
+        col.row(f"Last trick: {_name(names, obs.tricks[-1].winner)}", size=17)
+    if obs.phase in ("play", "call") and obs.trump is not None:
+        if obs.teams:
+            for team in (0, 1):
+                points = sum(obs.taken[s] for s in range(4) if s % 2 == team)
+                col.row(f"Taken by {_side_names(obs, names, team)}", str(points), size=16)
+        for name, seat in _special_holders(obs).items():
+            col.row(f"{POINT_LABELS[name]}: {_name(names, seat)}", size=16)
+
+
+def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
+    last = obs.last_hand
+    if last is None or obs.phase not in ("bid", "over"):
+        return
+    col.gap(6)
+    verdict = "made" if last.made else "set"
+    col.heading(f"HAND {last.hand_no}: BID {last.bid} {verdict.upper()}")
+    for name, seat in last.awards.items():
+        if seat is not None:
+            col.row(POINT_LABELS[name], _name(names, seat), size=15)
+        if col.y > SIDE[3] - 20:
+            return
+
+
+def render_flume(
+    obs: FlumeObservation, names: list[str], events: list[str] | None = None
+) -> Image.Image:
+    """The whole table as a 960×600 RGB image (``events`` are not drawn; the embed shows them)."""
+    img = _background().copy()
+    draw = ImageDraw.Draw(img)
+    _draw_header(draw, obs)
+    _draw_strip(draw, obs, names)
+    for seat in range(obs.n_players):
+        _draw_plate(draw, obs, names, seat)
+    _draw_trick(img, draw, obs)
+    col = _Column(draw)
+    _draw_scores(col, obs, names)
+    _draw_hand_info(col, obs, names)
+    _draw_last_hand(col, obs, names)
+    return img
+
+
+def render_flume_png(
+    obs: FlumeObservation, names: list[str], events: list[str] | None = None
+) -> bytes:
+    return to_png(render_flume(obs, names, events))
+
+
+# --------------------------------------------------------------------------- a seat's hand
+
+HAND_PAD = 14
+HAND_STEP = CARD_W + 10
+LIFT = 14
+
+
+def hand_size(count: int) -> tuple[int, int]:
+    count = max(1, count)
+    return HAND_PAD * 2 + HAND_STEP * count - 10, HAND_PAD * 2 + CARD_H + LIFT
+
+
+def hand_card_box(index: int, selected: bool) -> tuple[int, int, int, int]:
+    x = HAND_PAD + index * HAND_STEP
+    y = HAND_PAD + (0 if selected else LIFT)
+    return x, y, x + CARD_W, y + CARD_H
+
+
+def render_hand(obs: FlumeObservation) -> Image.Image:
+    """The viewer's cards in a row: playable cards ringed in gold, chosen discards raised."""
+    img = Image.new("RGB", hand_size(len(obs.hand)), PALETTE.felt)
+    playable = {a.split(":", 1)[1] for a in obs.legal if a.startswith(("play:", "d:"))}
+    for i, code in enumerate(obs.hand):
+        chosen = code in obs.selected
+        x, y, _, _ = hand_card_box(i, chosen)
+        ring = PALETTE.bad if chosen else (PALETTE.accent if code in playable else None)
+        paste_card(img, (x, y), code, CARD_W, four_colour=obs.four_colour, highlight=ring)
+    return img
+
+
+def render_hand_png(obs: FlumeObservation) -> bytes:
+    return to_png(render_hand(obs))
+
+
+__all__ = [
+    "SIZE",
+    "hand_card_box",
+    "plate_box",
+    "render_flume",
+    "render_flume_png",
+    "render_hand",
+    "render_hand_png",
+    "trick_box",
+]
