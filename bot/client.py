@@ -18,7 +18,7 @@ from bot.games import all_games
 from bot.storage.db import Database
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
-from bot.ui import DiscordPresenter, TableComponent, reply_error
+from bot.ui import DiscordPresenter, TableComponent, on_modal_submit, reply_error
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,7 @@ EXTENSIONS = (
     "bot.cogs.qpoker",
     "bot.cogs.flume",
     "bot.cogs.flux",
+    "bot.cogs.fingers",
 )
 
 # What the bot needs in a channel: read and post, embed the table, attach its picture, and
@@ -82,6 +83,7 @@ class QuantumTableBot(commands.Bot):
         )
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(TableComponent)
+        self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

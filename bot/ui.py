@@ -17,8 +17,21 @@ from discord import app_commands
 
 from bot.engines.base import GameError
 from bot.tables.manager import Person, TableManager
+from bot.tables.protocols import NotSeated, NotYourTurn
 from bot.tables.table import Table
-from bot.tables.views import ADD_AI, CANCEL, HAND, JOIN, LEAVE, REMOVE_AI, START, Control, Panel
+from bot.tables.views import (
+    ADD_AI,
+    ASK_TEXT,
+    CANCEL,
+    HAND,
+    JOIN,
+    LEAVE,
+    REMOVE_AI,
+    START,
+    Control,
+    ModalSpec,
+    Panel,
+)
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -209,6 +222,9 @@ async def handle_click(
         panel = await manager.private_panel(game_id, who.id)
         await send_private(interaction, table, panel, edit=False)
         return
+    if action.startswith(ASK_TEXT):
+        await open_modal(interaction, table, version, action)
+        return
     lobby_verbs = {
         JOIN: lambda: manager.join(game_id, who),
         ADD_AI: lambda: manager.add_ai(game_id, who),
@@ -267,6 +283,76 @@ async def _dispatch(interaction: discord.Interaction, cid: str, value: str | Non
     if match is None:
         return
     action = value if value is not None else match["action"]
+    try:
+        await handle_click(interaction, int(match["game"]), int(match["version"]), action)
+    except Exception as error:
+        await reply_error(interaction, error)
+
+
+# --- text prompts (modals) ----------------------------------------------------------------
+
+
+def modal_spec(table: Table, user_id: int, action: str) -> ModalSpec:
+    """The prompt for a ``?`` action of the person to move, or a GameError saying why not."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise NotSeated("You're not playing at this table, so you can't make moves here.")
+    engine, state = table.spec.engine, table.state
+    if table.record.status != "active" or state is None:
+        raise GameError("The game hasn't started yet.")
+    if seat not in engine.to_act(state):
+        raise NotYourTurn("It's not your move.")
+    prompt = getattr(table.spec.ui, "modal", None)
+    spec = prompt(engine.observe(state, seat), action) if prompt is not None else None
+    if spec is None:
+        raise GameError("That move can't be made now.")
+    return spec
+
+
+async def open_modal(
+    interaction: discord.Interaction, table: Table, version: int, action: str
+) -> None:
+    """Ask for the text of a ``?`` action; the submit comes back to :func:`on_modal_submit`.
+
+    The modal's custom_id is ``qt:<game>:<version>:<action>``, so the submit is routed by
+    its custom_id alone (and still works after a restart).
+    """
+    spec = modal_spec(table, interaction.user.id, action)
+    modal = discord.ui.Modal(
+        title=spec.title[:45], custom_id=custom_id(table.id, version, action), timeout=None
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=spec.label[:45],
+            custom_id="text",
+            min_length=spec.min_length,
+            max_length=spec.max_length,
+            placeholder=spec.placeholder,
+        )
+    )
+    await interaction.response.send_modal(modal)
+    modal.stop()  # not kept in memory: every submit goes through on_modal_submit
+
+
+def _typed_text(data: Any) -> str:
+    """The first text input's value in a modal submit's data (rows or label wrappers)."""
+    for top in (data or {}).get("components") or []:
+        inner = top.get("components") or ([top["component"]] if "component" in top else [])
+        for item in inner:
+            if "value" in item:
+                return str(item["value"])
+    return ""
+
+
+async def on_modal_submit(interaction: discord.Interaction) -> None:
+    """Route a submitted table modal: the move is the ``?`` action plus the typed text."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: Any = interaction.data or {}
+    match = CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
+    if match is None or not match["action"].startswith(ASK_TEXT):
+        return
+    action = f"{match['action'][len(ASK_TEXT) :]}:{_typed_text(data).strip()}"
     try:
         await handle_click(interaction, int(match["game"]), int(match["version"]), action)
     except Exception as error:

@@ -7,9 +7,10 @@ from bot.tables.protocols import GameSpec
 
 def all_games() -> dict[str, GameSpec]:
     """Every hosted game by command name. Imported lazily so start-up stays cheap."""
+    from bot.games.fingers import SPEC as FINGERS
     from bot.games.flume import SPEC as FLUME
     from bot.games.flux import SPEC as FLUX
     from bot.games.qdice import SPEC as QDICE
     from bot.games.qpoker import SPEC as QPOKER
 
-    return {spec.name: spec for spec in (QDICE, QPOKER, FLUME, FLUX)}
+    return {spec.name: spec for spec in (QDICE, QPOKER, FLUME, FLUX, FINGERS)}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engines.base import Engine, GameError
-from bot.tables.views import Control, Panel
+from bot.tables.views import Control, ModalSpec, Panel
 
 if TYPE_CHECKING:
     from bot.tables.table import Table
@@ -29,6 +29,13 @@ class GameUI(Protocol):
 
     def options_text(self, config: Any) -> str:
         """The table options in a short sentence for the lobby."""
+
+
+class TextPromptUI(Protocol):
+    """Optional extra of a :class:`GameUI` whose controls carry ``?`` actions (see views)."""
+
+    def modal(self, observation: Any, action: str) -> ModalSpec | None:
+        """The text prompt for ``action`` (which starts with ``?``), or None to refuse it."""
 
 
 @dataclass(frozen=True)

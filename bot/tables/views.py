@@ -16,6 +16,12 @@ Style = Literal["primary", "secondary", "success", "danger"]
 JOIN, LEAVE, START, CANCEL, HAND = "!join", "!leave", "!start", "!cancel", "!hand"
 ADD_AI, REMOVE_AI = "!addai", "!delai"
 
+# An action starting with "?" (a button's action or a select option's value) first asks the
+# player for a line of text in a modal; the move is then the action without the "?", a colon
+# and the text (button "?new:2" -> modal -> move "new:2:juniper"). The game's UI describes the
+# modal with ``modal(observation, action) -> ModalSpec | None``.
+ASK_TEXT = "?"
+
 
 @dataclass(frozen=True)
 class Option:
@@ -42,6 +48,17 @@ class Control:
     @property
     def is_select(self) -> bool:
         return bool(self.options)
+
+
+@dataclass(frozen=True)
+class ModalSpec:
+    """A one-line text prompt (a Discord modal) shown before a ``?`` action is played."""
+
+    title: str  # at most 45 characters
+    label: str  # at most 45 characters
+    max_length: int = 100
+    min_length: int = 1
+    placeholder: str | None = None
 
 
 @dataclass(frozen=True)

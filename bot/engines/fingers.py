@@ -1,0 +1,520 @@
+"""Quantum Fingers: Go Fish with no cards, only fingers and a consistent history.
+
+Rules: ``shared/seeds/003`` with the "Quantum Fingers" section of ``shared/RULINGS.md``.
+
+``n`` players share ``n`` flavours of ``per_flavour`` fingers each (4 by default); everyone
+starts with ``per_flavour`` fingers and nobody starts with all of one flavour. What each hand
+holds is never dealt: the state keeps the exact bounds on every player's current holding of
+every flavour over all classical deals still consistent with the game so far
+(:mod:`bot.engines.fingers_logic`). Everything is public, so every seat observes the same
+table.
+
+Moves (action strings):
+
+* ``ask:<q>:<f>`` asks player ``q`` for the named flavour ``f`` (an index into ``names``);
+  ``new:<q>:<name>`` asks for a flavour nobody has named yet and names it (``new:<q>`` picks
+  a name from a built-in list). The asker must be able to hold one of that flavour.
+* ``yes``/``no``: the asked player's answer, only when both answers are consistent; a forced
+  answer is given by the engine at once.
+* ``book``/``keep``: after receiving a finger the asker declares a book of all
+  ``per_flavour`` of that flavour, or keeps them, only when both are consistent; a forced
+  book is declared at once. Keeping commits the player to not holding them all.
+
+A "yes" hands one finger to the asker, who asks again; a "no" passes the turn to the next
+seat. You win when it is your turn and you hold no fingers. A repeated position (at the start
+of an ask) or ``MAX_ASKS`` asks is a draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
+from bot.engines.fingers_logic import Bounds, initial_bounds, restrict
+
+MAX_ASKS = 200
+NAME_LENGTH = 32
+FORBIDDEN = set("@<>{}`*_~|\\")
+"""Characters a flavour name may not contain (mentions, formatting, placeholders)."""
+
+STOCK_NAMES = (
+    "éclairs",
+    "bauxite",
+    "chimpanzees",
+    "juniper berries",
+    "marmalade",
+    "tourmaline",
+    "kumquats",
+    "walruses",
+    "saffron",
+    "obsidian",
+    "pretzels",
+    "narwhals",
+)
+"""Names for flavours the asker did not name (AI players, autopilot)."""
+
+Phase = Literal["ask", "answer", "book", "over"]
+
+_ACTION = re.compile(
+    r"^(?:(?P<ask>ask):(?P<q>\d+):(?P<f>\d+)|(?P<new>new):(?P<nq>\d+)(?::(?P<name>.*))?"
+    r"|(?P<word>yes|no|book|keep))$",
+    re.DOTALL,
+)
+
+
+class FingersConfig(BaseModel):
+    per_flavour: int = Field(
+        default=4, ge=3, le=6, description="fingers of each flavour (and in each starting hand)"
+    )
+
+
+class FingersObservation(BaseModel):
+    """The whole table (everything in Quantum Fingers is public)."""
+
+    seat: int | None
+    n_players: int
+    per_flavour: int
+    names: list[str | None]  # flavour names; None until someone asks for it
+    counts: list[int]  # fingers each player holds up
+    remaining: list[int]  # fingers of each flavour still in hands (0 once booked)
+    lo: list[list[int]]  # least each player may hold of each flavour (players x flavours)
+    hi: list[list[int]]  # greatest each player may hold of each flavour
+    books: list[list[int]]  # flavours each player has booked
+    current: int | None
+    phase: Phase
+    asked: int | None  # the player being asked (answer phase) or just asked
+    flavour: int | None  # the flavour of the pending ask or book decision
+    asks: int
+    max_asks: int
+    winner: int | None
+    draw: bool
+
+
+class FingersState(BaseModel):
+    config: FingersConfig
+    n_players: int
+    rng: Rng
+    names: list[str | None]
+    counts: list[int]
+    remaining: list[int]
+    lo: list[list[int]]
+    hi: list[list[int]]
+    books: list[list[int]]
+    current: int | None = 0
+    phase: Phase = "ask"
+    asked: int | None = None
+    flavour: int | None = None
+    asks: int = 0
+    seen: list[str] = Field(default_factory=list)  # positions at the start of each ask
+    winner: int | None = None
+    draw: bool = False
+
+
+def _safe(text: str) -> str:
+    """User text inside an Event template (braces are placeholders there)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def clean_name(raw: str) -> str:
+    """A flavour name as typed, trimmed with inner whitespace collapsed."""
+    return " ".join(raw.split())
+
+
+def name_problem(name: str, taken: list[str | None]) -> str | None:
+    """Why ``name`` can't name a new flavour, or None if it can."""
+    if not name:
+        return "Give the new flavour a name."
+    if len(name) > NAME_LENGTH:
+        return f"Flavour names are at most {NAME_LENGTH} characters; {name!r} is {len(name)}."
+    bad = sorted({ch for ch in name if ch in FORBIDDEN or not ch.isprintable()})
+    if bad:
+        return "Flavour names can't contain " + " ".join(repr(ch) for ch in bad) + "."
+    if any(t is not None and t.casefold() == name.casefold() for t in taken):
+        return f"There is already a flavour called {name!r}: ask for it by name instead."
+    return None
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
+    """Quantum Fingers for 3 to 8 seats (any of them may be AI)."""
+
+    name: ClassVar[str] = "fingers"
+    title: ClassVar[str] = "Quantum Fingers"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 8
+    config_model: ClassVar[type[BaseModel]] = FingersConfig
+    state_model: ClassVar[type[BaseModel]] = FingersState
+
+    # Setup and queries ---------------------------------------------------------------------
+
+    def new_game(self, config: FingersConfig, n_players: int, seed: int) -> FingersState:
+        """Seat 0 asks first. Nothing is dealt: every consistent deal is still possible."""
+        self.check_player_count(n_players)
+        k = config.per_flavour
+        bounds = initial_bounds(n_players, k)
+        state = FingersState(
+            config=config,
+            n_players=n_players,
+            rng=Rng(seed=seed),
+            names=[None] * n_players,
+            counts=[k] * n_players,
+            remaining=[k] * n_players,
+            lo=bounds.lo,
+            hi=bounds.hi,
+            books=[[] for _ in range(n_players)],
+        )
+        state.seen.append(position_key(state))
+        return state
+
+    def to_act(self, state: FingersState) -> frozenset[int]:
+        if state.phase == "over":
+            return frozenset()
+        if state.phase == "answer":
+            assert state.asked is not None
+            return frozenset({state.asked})
+        assert state.current is not None
+        return frozenset({state.current})
+
+    def is_over(self, state: FingersState) -> bool:
+        return state.phase == "over"
+
+    def legal_actions(self, state: FingersState, seat: int) -> list[str]:
+        """Every consistent move of ``seat`` now (``new:<q>`` stands for naming a flavour)."""
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == "answer":
+            return ["yes", "no"]
+        if state.phase == "book":
+            return ["book", "keep"]
+        return ask_actions(self.observe(state, seat))
+
+    def observe(self, state: FingersState, seat: int | None) -> FingersObservation:
+        return FingersObservation(
+            seat=seat,
+            n_players=state.n_players,
+            per_flavour=state.config.per_flavour,
+            names=list(state.names),
+            counts=list(state.counts),
+            remaining=list(state.remaining),
+            lo=[list(r) for r in state.lo],
+            hi=[list(r) for r in state.hi],
+            books=[list(b) for b in state.books],
+            current=state.current,
+            phase=state.phase,
+            asked=state.asked,
+            flavour=state.flavour,
+            asks=state.asks,
+            max_asks=MAX_ASKS,
+            winner=state.winner,
+            draw=state.draw,
+        )
+
+    def outcome(self, state: FingersState) -> Outcome:
+        if state.phase != "over":
+            raise IllegalAction("The game is not over yet.")
+        n = state.n_players
+        if state.winner is None:
+            return Outcome(
+                scores=[0.0] * n,
+                ranks=[0] * n,
+                winners=[],
+                draw=True,
+                summary="A draw: nobody emptied their hand.",
+            )
+        w = state.winner
+        return Outcome(
+            scores=[1.0 if s == w else 0.0 for s in range(n)],
+            ranks=[0 if s == w else 1 for s in range(n)],
+            winners=[w],
+            summary=f"{{p{w}}} wins with an empty hand.",
+        )
+
+    def ai_action(self, observation: FingersObservation, rng: random.Random) -> str:
+        from bot.engines.fingers_ai import choose_action
+
+        return choose_action(observation, rng)
+
+    # Moves ---------------------------------------------------------------------------------
+
+    def apply(self, state: FingersState, seat: int, action: str) -> list[Event]:
+        """Check the move fully, then play it; a refused move leaves ``state`` untouched."""
+        match = _ACTION.match(action.strip())
+        if match is None:
+            raise InvalidAction(
+                f"I don't know the move {action[:40]!r}; use ask:<player>:<flavour>, "
+                "new:<player>:<name>, yes, no, book or keep."
+            )
+        if state.phase == "over":
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_act(state):
+            raise IllegalAction("It is not your move.")
+        word = match["word"]
+        if word in ("yes", "no"):
+            if state.phase != "answer":
+                raise IllegalAction("Nobody is waiting for your answer.")
+            return self._answer(state, word)
+        if word in ("book", "keep"):
+            if state.phase != "book":
+                raise IllegalAction("There is no book to decide on now.")
+            return self._book_choice(state, word)
+        if state.phase != "ask":
+            waiting = "answer yes or no" if state.phase == "answer" else "declare a book or keep"
+            raise IllegalAction(f"You can't ask now: {waiting} first.")
+        if match["ask"]:
+            target, flavour = int(match["q"]), int(match["f"])
+            self._check_target(state, seat, target)
+            self._check_flavour(state, seat, flavour)
+            return self._ask(state, seat, target, flavour, None)
+        target = int(match["nq"])
+        self._check_target(state, seat, target)
+        flavour = self._unnamed(state)
+        if flavour is None:
+            raise IllegalAction("Every flavour has a name already: ask for one of them.")
+        if state.hi[seat][flavour] < 1:
+            raise IllegalAction(
+                "You can't hold any flavour that has no name yet: ask for a named one."
+            )
+        raw = match["name"]
+        name = clean_name(raw) if raw is not None else self._stock_name(state)
+        problem = name_problem(name, state.names)
+        if problem is not None:
+            raise IllegalAction(problem)
+        return self._ask(state, seat, target, flavour, name)
+
+    def _check_target(self, state: FingersState, seat: int, target: int) -> None:
+        if target >= state.n_players:
+            raise IllegalAction(f"There is no player {target}.")
+        if target == seat:
+            raise IllegalAction("Ask somebody else, not yourself.")
+        if state.counts[target] == 0:
+            raise IllegalAction("That player holds no fingers, so you can't ask them.")
+
+    def _check_flavour(self, state: FingersState, seat: int, flavour: int) -> None:
+        if flavour >= state.n_players or state.names[flavour] is None:
+            raise IllegalAction("That flavour has no name yet: ask for a new flavour instead.")
+        name = state.names[flavour]
+        if state.remaining[flavour] == 0:
+            raise IllegalAction(f"The {name} are all booked already.")
+        if state.hi[seat][flavour] < 1:
+            raise IllegalAction(
+                f"You can't ask for {name}: no deal consistent with the game so far leaves "
+                f"you holding any. You may only ask for a flavour you could hold."
+            )
+
+    @staticmethod
+    def _unnamed(state: FingersState) -> int | None:
+        return next((f for f, n in enumerate(state.names) if n is None), None)
+
+    @staticmethod
+    def _stock_name(state: FingersState) -> str:
+        taken = {n.casefold() for n in state.names if n is not None}
+        for name in STOCK_NAMES:
+            if name.casefold() not in taken:
+                return name
+        number = 1
+        while f"flavour {number}" in taken:
+            number += 1
+        return f"flavour {number}"
+
+    def _ask(
+        self, state: FingersState, seat: int, target: int, flavour: int, name: str | None
+    ) -> list[Event]:
+        if name is not None:
+            state.names[flavour] = name
+        label = _safe(state.names[flavour] or "")
+        state.asks += 1
+        self._constrain(state, seat, flavour, at_least=1)
+        state.asked, state.flavour = target, flavour
+        named = " (naming a new flavour)" if name is not None else ""
+        events = [
+            Event(
+                kind="ask",
+                seat=seat,
+                text=f"{{p{seat}}} asks {{p{target}}} for {label}{named}.",
+                data={"target": target, "flavour": flavour, "named": name is not None},
+            )
+        ]
+        can_yes = state.hi[target][flavour] >= 1
+        can_no = state.lo[target][flavour] == 0
+        if can_yes and can_no:
+            state.phase = "answer"
+            return events
+        return events + self._resolve(state, yes=can_yes, forced=True)
+
+    def _answer(self, state: FingersState, word: str) -> list[Event]:
+        assert state.asked is not None and state.flavour is not None
+        return self._resolve(state, yes=word == "yes", forced=False)
+
+    def _resolve(self, state: FingersState, *, yes: bool, forced: bool) -> list[Event]:
+        asker, target, flavour = state.current, state.asked, state.flavour
+        assert asker is not None and target is not None and flavour is not None
+        label = _safe(state.names[flavour] or "")
+        note = " (forced: no consistent deal allows the other answer)" if forced else ""
+        if not yes:
+            self._constrain(state, target, flavour, at_most=0)
+            nxt = (asker + 1) % state.n_players
+            events = [
+                Event(
+                    kind="no",
+                    seat=target,
+                    text=f"{{p{target}}} has no {label}{note}. The turn passes to {{p{nxt}}}.",
+                    data={"flavour": flavour, "forced": forced},
+                )
+            ]
+            return events + self._start_ask(state, nxt)
+        self._constrain(state, target, flavour, at_least=1)
+        self._move(state, target, asker, flavour)
+        events = [
+            Event(
+                kind="yes",
+                seat=target,
+                text=f"{{p{target}}} hands {{p{asker}}} a finger of {label}{note}.",
+                data={"flavour": flavour, "forced": forced},
+            )
+        ]
+        k = state.config.per_flavour
+        if state.lo[asker][flavour] == k:
+            return events + self._declare(state, asker, flavour, forced=True)
+        if state.hi[asker][flavour] == k:
+            state.phase = "book"
+            return events
+        return events + self._start_ask(state, asker)
+
+    def _book_choice(self, state: FingersState, word: str) -> list[Event]:
+        asker, flavour = state.current, state.flavour
+        assert asker is not None and flavour is not None
+        if word == "book":
+            return self._declare(state, asker, flavour, forced=False)
+        self._constrain(state, asker, flavour, at_most=state.config.per_flavour - 1)
+        label = _safe(state.names[flavour] or "")
+        events = [
+            Event(
+                kind="keep",
+                seat=asker,
+                text=f"{{p{asker}}} declares no book: they do not hold every {label}.",
+                data={"flavour": flavour},
+            )
+        ]
+        return events + self._start_ask(state, asker)
+
+    def _declare(
+        self, state: FingersState, seat: int, flavour: int, *, forced: bool
+    ) -> list[Event]:
+        k = state.config.per_flavour
+        self._constrain(state, seat, flavour, at_least=k)
+        state.lo[seat][flavour] = state.hi[seat][flavour] = 0
+        state.counts[seat] -= k
+        state.remaining[flavour] = 0
+        state.books[seat].append(flavour)
+        label = _safe(state.names[flavour] or "")
+        left = _plural(state.counts[seat], "finger")
+        events = [
+            Event(
+                kind="book",
+                seat=seat,
+                text=f"{{p{seat}}} has a book of {label}"
+                + (" (forced)" if forced else "")
+                + f" and puts {k} fingers down; {left} left.",
+                data={"flavour": flavour, "forced": forced},
+            )
+        ]
+        return events + self._start_ask(state, seat)
+
+    def _start_ask(self, state: FingersState, seat: int) -> list[Event]:
+        """``seat`` is to ask: it wins with an empty hand, or the game may end drawn."""
+        state.current, state.phase, state.asked, state.flavour = seat, "ask", None, None
+        if state.counts[seat] == 0:
+            state.phase, state.winner = "over", seat
+            return [
+                Event(
+                    kind="win",
+                    seat=seat,
+                    text=f"It is {{p{seat}}}'s turn and their hand is empty: {{p{seat}}} wins!",
+                )
+            ]
+        reason = None
+        key = position_key(state)
+        if state.asks >= MAX_ASKS:
+            reason = f"{MAX_ASKS} asks have been made"
+        elif key in state.seen:
+            reason = "the same position came round again"
+        elif not ask_actions(self.observe(state, seat)):
+            reason = f"{{p{seat}}} has nobody to ask"
+        if reason is not None:
+            state.phase, state.draw = "over", True
+            return [Event(kind="draw", text=f"The game is drawn: {reason}.")]
+        state.seen.append(key)
+        return []
+
+    # State changes -------------------------------------------------------------------------
+
+    @staticmethod
+    def _constrain(
+        state: FingersState,
+        seat: int,
+        flavour: int,
+        *,
+        at_least: int | None = None,
+        at_most: int | None = None,
+    ) -> None:
+        """Add a constraint the caller has checked is consistent; tighten every bound."""
+        bounds = restrict(
+            Bounds(state.lo, state.hi),
+            state.counts,
+            state.remaining,
+            (seat, flavour),
+            at_least=at_least,
+            at_most=at_most,
+        )
+        assert bounds is not None, "an inconsistent constraint slipped through"
+        state.lo, state.hi = bounds.lo, bounds.hi
+
+    @staticmethod
+    def _move(state: FingersState, giver: int, taker: int, flavour: int) -> None:
+        """One finger of ``flavour`` changes hands (every deal shifts the same way)."""
+        for bound in (state.lo, state.hi):
+            bound[giver][flavour] -= 1
+            bound[taker][flavour] += 1
+        state.counts[giver] -= 1
+        state.counts[taker] += 1
+
+
+def position_key(state: FingersState) -> str:
+    """A short digest of the position at the start of an ask (bounds are canonical)."""
+    data = [
+        state.current,
+        state.counts,
+        state.remaining,
+        state.lo,
+        state.hi,
+        [n is not None for n in state.names],
+    ]
+    return hashlib.sha1(json.dumps(data).encode()).hexdigest()[:16]
+
+
+def ask_actions(obs: FingersObservation) -> list[str]:
+    """The asks open to the player to act: named flavours first, then ``new:<q>``."""
+    seat = obs.current
+    if obs.phase != "ask" or seat is None:
+        return []
+    targets = [q for q in range(obs.n_players) if q != seat and obs.counts[q] > 0]
+    named = [
+        f
+        for f, name in enumerate(obs.names)
+        if name is not None and obs.remaining[f] > 0 and obs.hi[seat][f] >= 1
+    ]
+    unnamed = next((f for f, n in enumerate(obs.names) if n is None), None)
+    fresh = unnamed is not None and obs.hi[seat][unnamed] >= 1
+    actions = [f"ask:{q}:{f}" for q in targets for f in named]
+    if fresh:
+        actions += [f"new:{q}" for q in targets]
+    return actions

@@ -1,0 +1,188 @@
+"""The Quantum Fingers table as one image: a players-by-flavours grid of what is known.
+
+Pure: :func:`render_fingers` turns a :class:`~bot.engines.fingers.FingersObservation`, the
+seat names and a few recent event lines into a fixed-size ``PIL.Image``. Each cell shows how
+many of a flavour a player holds now, exactly (``2``) or as the range every consistent deal
+still allows (``1-3``). Flavours nobody has named yet are alike, so they share one column.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.engines.fingers import FingersObservation
+from bot.render.common import PALETTE, RGB, display_name, draw_text, panel, to_png
+
+WIDTH, HEIGHT = 960, 600
+SIZE = (WIDTH, HEIGHT)
+MARGIN = 16
+HEADER_H = 64
+GRID_TOP = 80
+LOG_TOP = 476
+NAME_W = 190
+COUNT_W = 78
+BOOKS_W = 120
+EVENT_LINES = 4
+
+
+def holding_text(lo: int, hi: int) -> str:
+    """``2`` when known exactly, ``1-3`` when only bounded."""
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
+def _name(names: list[str], seat: int) -> str:
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return display_name(raw, f"Player {seat + 1}")
+
+
+def columns(obs: FingersObservation) -> list[tuple[int, str]]:
+    """The flavour columns: every named flavour, then one shared column for unnamed ones."""
+    named = [(f, name) for f, name in enumerate(obs.names) if name is not None]
+    unnamed = [f for f, name in enumerate(obs.names) if name is None]
+    if unnamed:
+        named.append((unnamed[0], f"unnamed ×{len(unnamed)}"))
+    return named
+
+
+def _status(obs: FingersObservation, names: list[str]) -> tuple[str, RGB]:
+    if obs.phase == "over":
+        if obs.winner is not None:
+            return f"{_name(names, obs.winner)} wins with an empty hand!", PALETTE.accent
+        return "A draw: nobody emptied their hand.", PALETTE.text_dim
+    asker = _name(names, obs.current or 0)
+    flavour = obs.names[obs.flavour] if obs.flavour is not None else None
+    if obs.phase == "answer" and obs.asked is not None:
+        return f"{asker} asks {_name(names, obs.asked)} for {flavour}: yes or no?", PALETTE.text
+    if obs.phase == "book":
+        return f"{asker} may declare a book of {flavour}", PALETTE.text
+    return f"{asker} to ask", PALETTE.text
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[str]) -> None:
+    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
+    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
+    draw_text(
+        draw, (MARGIN, HEADER_H // 2), "Quantum Fingers", 28, PALETTE.text, anchor="lm", bold=True
+    )
+    text, colour = _status(obs, names)
+    draw_text(
+        draw, (WIDTH - MARGIN, 22), text, 18, colour, anchor="rm", max_width=WIDTH - 320, bold=True
+    )
+    asks = f"ask {obs.asks} of at most {obs.max_asks} · {obs.per_flavour} of each flavour"
+    draw_text(draw, (WIDTH - MARGIN, 46), asks, 15, PALETTE.text_dim, anchor="rm")
+
+
+def _cell_colour(lo: int, hi: int) -> RGB:
+    if lo != hi:
+        return PALETTE.warn
+    return PALETTE.text if lo else PALETTE.text_faint
+
+
+def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[str]) -> None:
+    cols = columns(obs)
+    left, right = MARGIN, WIDTH - MARGIN
+    flavour_left = left + NAME_W + COUNT_W
+    flavour_w = (right - BOOKS_W - flavour_left) / max(1, len(cols))
+    rows = obs.n_players
+    row_h = min(48, (LOG_TOP - 12 - GRID_TOP - 34) // max(1, rows))
+    panel(draw, (left, GRID_TOP, right, LOG_TOP - 12), PALETTE.panel, radius=12)
+    head_y = GRID_TOP + 18
+    draw_text(draw, (left + 14, head_y), "PLAYER", 14, PALETTE.text_dim, anchor="lm")
+    draw_text(
+        draw, (left + NAME_W + COUNT_W / 2, head_y), "FINGERS", 14, PALETTE.text_dim, anchor="mm"
+    )
+    for i, (f, label) in enumerate(cols):
+        x = flavour_left + (i + 0.5) * flavour_w
+        booked = obs.remaining[f] == 0
+        colour = (
+            PALETTE.text_faint
+            if booked
+            else PALETTE.accent
+            if obs.flavour == f
+            else PALETTE.text_dim
+        )
+        draw_text(
+            draw, (x, head_y), label, 14, colour, anchor="mm", max_width=flavour_w - 6, bold=True
+        )
+    draw_text(draw, (right - BOOKS_W / 2, head_y), "BOOKS", 14, PALETTE.text_dim, anchor="mm")
+    for seat in range(rows):
+        top = GRID_TOP + 34 + seat * row_h
+        mid = top + row_h / 2
+        _draw_row_back(draw, obs, seat, (left + 6, top + 2, right - 6, top + row_h - 2))
+        name_colour = PALETTE.accent if seat in (obs.current, obs.winner) else PALETTE.text
+        draw_text(
+            draw,
+            (left + 16, mid),
+            _name(names, seat),
+            18,
+            name_colour,
+            anchor="lm",
+            max_width=NAME_W - 24,
+        )
+        count_colour = PALETTE.good if obs.counts[seat] == 0 else PALETTE.text
+        draw_text(
+            draw,
+            (left + NAME_W + COUNT_W / 2, mid),
+            str(obs.counts[seat]),
+            20,
+            count_colour,
+            anchor="mm",
+            bold=True,
+        )
+        for i, (f, _) in enumerate(cols):
+            x = flavour_left + (i + 0.5) * flavour_w
+            if obs.remaining[f] == 0:
+                mark = "book" if f in obs.books[seat] else "·"
+                colour = PALETTE.good if f in obs.books[seat] else PALETTE.text_faint
+                draw_text(draw, (x, mid), mark, 16, colour, anchor="mm")
+                continue
+            lo, hi = obs.lo[seat][f], obs.hi[seat][f]
+            draw_text(draw, (x, mid), holding_text(lo, hi), 18, _cell_colour(lo, hi), anchor="mm")
+        books = str(len(obs.books[seat])) if obs.books[seat] else "–"
+        draw_text(draw, (right - BOOKS_W / 2, mid), books, 18, PALETTE.text, anchor="mm")
+
+
+def _draw_row_back(
+    draw: ImageDraw.ImageDraw,
+    obs: FingersObservation,
+    seat: int,
+    box: tuple[float, float, float, float],
+) -> None:
+    if seat == obs.winner:
+        panel(draw, box, PALETTE.accent_dim, radius=8)
+    elif seat == obs.current and obs.phase != "over":
+        panel(draw, box, PALETTE.current_row, radius=8)
+    elif seat == obs.asked and obs.phase == "answer":
+        panel(draw, box, PALETTE.panel_alt, radius=8, outline=PALETTE.accent)
+    elif seat % 2:
+        panel(draw, box, PALETTE.panel_alt, radius=8)
+
+
+def _draw_log(draw: ImageDraw.ImageDraw, log: list[str]) -> None:
+    lines = log[-EVENT_LINES:]
+    y = LOG_TOP + 14
+    for i, line in enumerate(lines):
+        colour = PALETTE.text if i == len(lines) - 1 else PALETTE.text_dim
+        draw.ellipse((MARGIN + 4, y - 3, MARGIN + 10, y + 3), fill=colour)
+        draw_text(
+            draw, (MARGIN + 18, y), line, 16, colour, anchor="lm", max_width=WIDTH - 2 * MARGIN - 20
+        )
+        y += 28
+
+
+def render_fingers(
+    obs: FingersObservation, names: list[str], log: list[str] | None = None
+) -> Image.Image:
+    """The table picture: header with the status, the knowledge grid, recent events."""
+    image = Image.new("RGB", SIZE, PALETTE.bg)
+    draw = ImageDraw.Draw(image)
+    _draw_header(draw, obs, names)
+    _draw_grid(draw, obs, names)
+    _draw_log(draw, log or [])
+    return image
+
+
+def render_fingers_png(
+    obs: FingersObservation, names: list[str], log: list[str] | None = None
+) -> bytes:
+    return to_png(render_fingers(obs, names, log))

@@ -1,0 +1,218 @@
+"""Quantum Fingers rules: the seed's example game, every ruling, refusals and self-play."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot.engines.base import IllegalAction, InvalidAction
+from bot.engines.fingers import (
+    MAX_ASKS,
+    FingersConfig,
+    FingersEngine,
+    FingersState,
+)
+from bot.engines.fingers_ai import random_action
+
+ENGINE = FingersEngine()
+A, B, C = 0, 1, 2
+
+
+def new(n: int = 3, k: int = 4) -> FingersState:
+    return ENGINE.new_game(FingersConfig(per_flavour=k), n, seed=7)
+
+
+def play(state: FingersState, seat: int, action: str) -> list[tuple[str, bool | None]]:
+    """Apply a move; its events as (kind, forced) pairs."""
+    return [(e.kind, e.data.get("forced")) for e in ENGINE.apply(state, seat, action)]
+
+
+def test_the_seeds_example_game_move_for_move() -> None:
+    state = new()
+    # A: C, do you have any éclairs?  C: No (a free choice).
+    assert play(state, A, "new:2:éclairs") == [("ask", None)]
+    assert ENGINE.legal_actions(state, C) == ["yes", "no"]
+    assert play(state, C, "no") == [("no", False)]
+    assert state.current == B
+    # B: A, any éclairs?  A: Yes, forced (else B began with all four).
+    assert play(state, B, "ask:0:0") == [("ask", None), ("yes", True)]
+    # B may hold all four éclairs but need not: B chooses to declare the book.
+    assert state.phase == "book" and ENGINE.legal_actions(state, B) == ["book", "keep"]
+    assert play(state, B, "book") == [("book", False)]
+    assert state.counts == [3, 1, 4]
+    # B: C, any bauxite?  C: Yes, forced (else C began with four of the third flavour).
+    assert play(state, B, "new:2:bauxite") == [("ask", None), ("yes", True)]
+    # B: C, any bauxite?  C: No (a choice).
+    assert play(state, B, "ask:2:1") == [("ask", None)]
+    assert play(state, C, "no") == [("no", False)]
+    # The deal is known now: B two bauxite, A two bauxite and a chimpanzee, C three chimps.
+    assert state.current == C
+    assert state.lo == state.hi
+    assert state.lo == [[0, 2, 1], [0, 2, 0], [0, 0, 3]]
+    # C: A, any chimpanzees?  A: Yes (forced). C has a book of chimpanzees and wins.
+    events = play(state, C, "new:0:chimpanzees")
+    assert events == [("ask", None), ("yes", True), ("book", True), ("win", None)]
+    assert ENGINE.is_over(state) and state.winner == C
+    outcome = ENGINE.outcome(state)
+    assert outcome.winners == [C] and outcome.ranks == [1, 1, 0] and not outcome.draw
+
+
+def test_start_nobody_holds_a_whole_flavour() -> None:
+    for n in (3, 5, 8):
+        state = new(n)
+        assert state.counts == [4] * n and state.remaining == [4] * n
+        assert all(v == 0 for row in state.lo for v in row)
+        assert all(v == 3 for row in state.hi for v in row)
+        assert ENGINE.to_act(state) == {0}
+        assert sorted(ENGINE.legal_actions(state, 0)) == sorted(f"new:{q}" for q in range(1, n))
+
+
+def test_per_flavour_option() -> None:
+    state = new(4, k=3)
+    assert state.counts == [3] * 4 and state.hi[0][0] == 2
+
+
+def test_player_counts() -> None:
+    with pytest.raises(Exception, match="3 to 8 players"):
+        ENGINE.new_game(FingersConfig(), 2, seed=1)
+    with pytest.raises(Exception, match="3 to 8 players"):
+        ENGINE.new_game(FingersConfig(), 9, seed=1)
+
+
+def test_naming_rules() -> None:
+    state = new()
+    with pytest.raises(IllegalAction, match="at most 32"):
+        ENGINE.apply(state, A, "new:1:" + "x" * 33)
+    with pytest.raises(IllegalAction, match="can't contain '@'"):
+        ENGINE.apply(state, A, "new:1:@everyone")
+    with pytest.raises(IllegalAction, match="can't contain '<' '>'"):
+        ENGINE.apply(state, A, "new:1:<#123>")
+    with pytest.raises(IllegalAction, match="Give the new flavour a name"):
+        ENGINE.apply(state, A, "new:1:   ")
+    assert state.names == [None, None, None] and state.asks == 0  # untouched
+    with pytest.raises(IllegalAction, match=re.escape("can't contain '{' '}'")):
+        ENGINE.apply(state, A, "new:1:{p0}")
+    play(state, A, "new:1:  Juniper   berries: ripe  ")
+    assert state.names[0] == "Juniper berries: ripe"
+    event = ENGINE.apply(state, B, "no")[0]
+    assert "a has" not in event.render(["a", "b", "c"]) and "Juniper berries: ripe" in event.text
+    with pytest.raises(IllegalAction, match="already a flavour called"):
+        ENGINE.apply(state, B, "new:2:JUNIPER BERRIES: RIPE")
+
+
+def test_stock_name_when_none_is_given() -> None:
+    state = new()
+    play(state, A, "new:1")
+    assert state.names[0] == "éclairs"
+
+
+def test_refusals() -> None:
+    state = new()
+    with pytest.raises(IllegalAction, match="not your move"):
+        ENGINE.apply(state, B, "new:0:x")
+    with pytest.raises(IllegalAction, match="not yourself"):
+        ENGINE.apply(state, A, "new:0:x")
+    with pytest.raises(IllegalAction, match="no player 5"):
+        ENGINE.apply(state, A, "new:5:x")
+    with pytest.raises(IllegalAction, match="no name yet"):
+        ENGINE.apply(state, A, "ask:1:0")
+    with pytest.raises(IllegalAction, match="Nobody is waiting"):
+        ENGINE.apply(state, A, "yes")
+    with pytest.raises(IllegalAction, match="no book to decide"):
+        ENGINE.apply(state, A, "book")
+    with pytest.raises(InvalidAction):
+        ENGINE.apply(state, A, "steal:1")
+    play(state, A, "new:1:x")
+    with pytest.raises(IllegalAction, match="not your move"):
+        ENGINE.apply(state, A, "ask:2:0")
+    with pytest.raises(IllegalAction, match="can't ask now: answer yes or no first"):
+        ENGINE.apply(state, B, "ask:2:0")
+
+
+def test_an_answer_that_is_forced_is_given_for_the_player() -> None:
+    state = new()
+    play(state, A, "new:1:x")
+    play(state, B, "no")  # B committed to holding no x; B's turn
+    play(state, B, "new:2:y")
+    play(state, C, "no")  # C's turn
+    assert play(state, C, "ask:1:0") == [("ask", None), ("no", True)]
+    assert state.current == A
+
+
+def test_declining_a_book_commits_the_player() -> None:
+    state = new()
+    play(state, A, "new:1:x")
+    play(state, B, "yes")
+    assert state.phase == "book"
+    play(state, A, "keep")
+    assert state.hi[A][0] == 3 and state.phase == "ask" and state.current == A
+
+
+def test_you_cannot_ask_an_empty_hand() -> None:
+    state = new()
+    state.counts = [4, 0, 8]
+    with pytest.raises(IllegalAction, match="holds no fingers"):
+        ENGINE.apply(state, A, "new:1:x")
+
+
+def test_an_empty_hand_wins_when_its_turn_comes() -> None:
+    state = new()
+    events = ENGINE._start_ask(state, B)
+    assert not events and state.phase == "ask"
+    state.counts[C] = 0
+    events = ENGINE._start_ask(state, C)
+    assert [e.kind for e in events] == ["win"] and state.winner == C
+
+
+def test_two_hundred_asks_is_a_draw() -> None:
+    state = new()
+    state.asks = MAX_ASKS
+    ENGINE._start_ask(state, B)
+    assert state.draw and ENGINE.is_over(state)
+    outcome = ENGINE.outcome(state)
+    assert outcome.draw and outcome.winners == [] and outcome.ranks == [0, 0, 0]
+
+
+def test_a_repeated_position_is_a_draw() -> None:
+    state = new()
+    play(state, A, "new:1:x")
+    play(state, B, "no")  # B holds no x
+    play(state, B, "new:2:y")
+    play(state, C, "no")  # C holds no y
+    assert play(state, C, "ask:1:0")[-1] == ("no", True)  # nothing new is learnt from here on
+    assert play(state, A, "ask:1:0")[-1] == ("no", True)
+    assert not ENGINE.is_over(state)
+    events = play(state, B, "ask:2:1")  # C is to ask in the very position C asked in before
+    assert events[-2:] == [("no", True), ("draw", None)]
+    assert state.draw and state.winner is None
+
+
+def test_not_over_has_no_outcome() -> None:
+    with pytest.raises(IllegalAction):
+        ENGINE.outcome(new())
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 8])
+def test_random_self_play_invariants(n: int) -> None:
+    for seed in range(40 if n < 6 else 8):
+        state = ENGINE.new_game(FingersConfig(), n, seed)
+        rng = random.Random(seed)
+        while not ENGINE.is_over(state):
+            (seat,) = ENGINE.to_act(state)
+            obs = ENGINE.observe(state, seat)
+            assert obs == ENGINE.observe(state, None).model_copy(update={"seat": seat})
+            legal = ENGINE.legal_actions(state, seat)
+            assert legal and all(s != seat for s in range(n) if s not in ENGINE.to_act(state))
+            ENGINE.apply(state, seat, random_action(obs, rng))
+            # Conservation: fingers in hands plus booked fingers make the whole pretend deck.
+            booked = sum(len(b) for b in state.books) * 4
+            assert sum(state.counts) + booked == 4 * n
+            assert all(sum(row) >= c for row, c in zip(state.hi, state.counts, strict=True))
+            assert all(sum(row) <= c for row, c in zip(state.lo, state.counts, strict=True))
+            assert len(state.seen) == len(set(state.seen))
+            again = ENGINE.load_state(ENGINE.dump_state(state))
+            assert again == state
+        assert state.asks <= MAX_ASKS
+        assert state.draw or (state.winner is not None and state.counts[state.winner] == 0)
