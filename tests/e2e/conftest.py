@@ -7,6 +7,7 @@ error the bot logged.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -113,3 +114,12 @@ async def w(world: World) -> AsyncIterator[World]:
 
 
 Check = Callable[[], bool]
+
+
+async def until(check: Check, timeout: float = 10.0) -> None:
+    """Wait for ``check()`` to hold: for work the bot does after its reply (no fixed sleeps)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("the bot never got there")
+        await asyncio.sleep(0.02)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.sandbox.loopback import InteractionRefused
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, until
 from tests.e2e.qdice_play import button, click_action, human_to_act, open_table, play_to_the_end
 
 
@@ -153,6 +153,7 @@ async def test_deleted_table_message_is_posted_again(w: World) -> None:
     w.fake.rest.delete(message)  # a moderator deletes the table
     with w.fake.expect_errors("10008"):  # the bot's edit finds it gone, then posts anew
         await w.fake.slash(w.alice, "qdice leave", channel=room)  # any change refreshes
+        await until(lambda: table.record.message_id != message.id)
         await w.fake.wait_idle()
     assert table.record.message_id != message.id
     reposted = w.fake.get_message(table.record.message_id)
