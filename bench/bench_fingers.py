@@ -15,7 +15,6 @@ Run: ``.venv/bin/python bench/bench_fingers.py [games]`` (default 1,000 games fo
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import sys
@@ -25,6 +24,7 @@ from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import wilson
 from bot.engines.fingers import FingersConfig, FingersEngine
 from bot.engines.fingers_ai import choose_action, random_action
 from bot.engines.fingers_logic import exact_bounds
@@ -34,15 +34,6 @@ class WideEngine(FingersEngine):
     """The same rules, allowing 10 seats so the consistency engine can be timed there."""
 
     max_players: ClassVar[int] = 10
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (centre - half, centre + half)
 
 
 def consistency_times(n: int, games: int) -> tuple[list[float], list[float]]:

@@ -18,7 +18,6 @@ Run: ``.venv/bin/python bench/bench_flume.py [games]`` (default 1,000 per match-
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -27,20 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import wilson
 from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
 from bot.engines.flume_ai import choose_action, greedy_action, random_action
 
 Player = Callable[[FlumeObservation, random.Random], str]
 ENGINE = FlumeEngine()
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (centre - half, centre + half)
 
 
 def play(seed: int, players: list[Player]) -> tuple[list[int], int]:

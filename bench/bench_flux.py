@@ -10,7 +10,6 @@ Run: ``.venv/bin/python bench/bench_flux.py [games] [variants]``
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -18,16 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import wilson
 from bot.engines.flux import FluxConfig, FluxEngine
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (centre - half, centre + half)
 
 
 def play(engine: FluxEngine, seed: int, ai_seat: int, variants: str) -> tuple[str, int]:

@@ -10,7 +10,6 @@ Run: ``.venv/bin/python bench/bench_qdice_ai.py [games]``
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import wilson
 from bot.engines.qdice import QDiceConfig, QDiceEngine
 from bot.engines.qdice_ai import (
     FRESH,
@@ -27,16 +27,6 @@ from bot.engines.qdice_ai import (
     roll_groups,
     threshold_action,
 )
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (centre - half, centre + half)
 
 
 def play(engine: QDiceEngine, seed: int, ai_seat: int) -> tuple[int, int]:

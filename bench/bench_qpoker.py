@@ -14,7 +14,6 @@ Run: ``.venv/bin/python bench/bench_qpoker.py [matches]``
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import wilson
 from bot.engines.qpoker import QPokerConfig, QPokerEngine, QPokerObservation
 from bot.engines.qpoker_ai import choose_action, legal_moves, random_action
 
@@ -35,16 +35,6 @@ def random_card_action(obs: QPokerObservation, rng: random.Random) -> str:
     kinds = sorted({move.partition(":")[0] for move in moves})
     kind = rng.choice(kinds)
     return rng.choice([m for m in moves if m.partition(":")[0] == kind])
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (centre - half, centre + half)
 
 
 def play(engine: QPokerEngine, seed: int, ai_seat: int, rival: Policy) -> tuple[str, int, int]:
