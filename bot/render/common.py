@@ -54,6 +54,10 @@ class Palette:
     final: RGB = (204, 112, 28)
     win: RGB = (196, 150, 24)
     neutral_strip: RGB = (44, 50, 66)
+    win_ink: RGB = (30, 22, 4)  # text on the gold winner banner
+    win_row: RGB = (74, 62, 26)  # the winner's row or plate
+    alert_ink: RGB = (255, 246, 230)  # text on the orange final-round strip
+    felt_text: RGB = (178, 214, 198)  # labels on the green felt
     gold: RGB = (230, 184, 60)
     silver: RGB = (180, 188, 200)
     bronze: RGB = (196, 128, 74)
@@ -190,6 +194,12 @@ def display_name(name: str, fallback: str) -> str:
     if not any(c.isalnum() and c != "?" for c in cleaned):
         return fallback
     return cleaned
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """The drawable name of ``seat``; "Player N" when it is missing or unreadable."""
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return display_name(raw, f"Player {seat + 1}")
 
 
 def text_width(text: str, fnt: Font) -> float:
@@ -446,6 +456,169 @@ def colour_chip(
         width=1,
     )
     draw.text((cx, cy + 1), style.letter, font=font(size), fill=style.pip, anchor="mm")
+
+
+# --------------------------------------------------------------------------- the game table frame
+
+# Every game table is 960×600: a header bar, a status strip under it, then the game's panels.
+WIDTH, HEIGHT = 960, 600
+SIZE = (WIDTH, HEIGHT)
+MARGIN = 16
+HEADER_H = 64
+STRIP = (MARGIN, 76, WIDTH - MARGIN, 116)
+BODY_TOP = STRIP[3] + 12  # top of the panels under the strip
+BODY_BOTTOM = HEIGHT - MARGIN
+
+Box = tuple[float, float, float, float]
+
+
+def table_canvas(
+    title: str,
+    *,
+    title_x: int = MARGIN + 8,
+    title_size: int = 30,
+    size: tuple[int, int] = SIZE,
+    header_h: int = HEADER_H,
+) -> Image.Image:
+    """A fresh table image: the background and the header bar with ``title`` in bold."""
+    img = Image.new("RGB", size, PALETTE.bg)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, size[0], header_h), fill=PALETTE.header)
+    draw.line((0, header_h, size[0], header_h), fill=PALETTE.panel_edge, width=1)
+    draw_text(
+        draw, (title_x, header_h // 2), title, title_size, PALETTE.text, anchor="lm", bold=True
+    )
+    return img
+
+
+def header_info(
+    draw: ImageDraw.ImageDraw, text: str, size: int = 18, *, max_width: float | None = None
+) -> None:
+    """Dim game facts (target, round, pot...) right-aligned in the header bar."""
+    draw_text(
+        draw,
+        (WIDTH - MARGIN - 8, HEADER_H // 2),
+        text,
+        size,
+        PALETTE.text_dim,
+        anchor="rm",
+        max_width=max_width,
+    )
+
+
+def strip_turn(
+    draw: ImageDraw.ImageDraw,
+    name: str,
+    text: str,
+    *,
+    name_width: float = 460,
+    box: Box = STRIP,
+) -> None:
+    """The status strip while someone is to act: a gold marker, their name, what they do."""
+    x0, y0, _, y1 = box
+    cy = (y0 + y1) / 2
+    panel(draw, box, PALETTE.neutral_strip, radius=10)
+    triangle_right(draw, (x0 + 24, cy), 16, PALETTE.accent)
+    width = draw_text(
+        draw, (x0 + 42, cy), name, 22, PALETTE.accent, anchor="lm", max_width=name_width, bold=True
+    )
+    draw_text(draw, (x0 + 50 + width, cy), text, 20, PALETTE.text, anchor="lm")
+
+
+def strip_note(draw: ImageDraw.ImageDraw, text: str = "", *, box: Box = STRIP) -> None:
+    """The status strip with nobody to act: an optional dim note."""
+    x0, y0, _, y1 = box
+    panel(draw, box, PALETTE.neutral_strip, radius=10)
+    draw_text(draw, (x0 + 16, (y0 + y1) / 2), text, 20, PALETTE.text_dim, anchor="lm")
+
+
+def strip_alert(
+    draw: ImageDraw.ImageDraw, label: str, text: str, size: int = 20, *, box: Box = STRIP
+) -> None:
+    """The orange status strip (final round, measurement called): a bold label, then text."""
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) / 2
+    panel(draw, box, PALETTE.final, radius=10)
+    width = draw_text(draw, (x0 + 16, cy), label, size, PALETTE.alert_ink, anchor="lm", bold=True)
+    left = x0 + 36 + width
+    draw_text(
+        draw, (left, cy), text, size, PALETTE.alert_ink, anchor="lm", max_width=x1 - 16 - left
+    )
+
+
+def strip_winner(draw: ImageDraw.ImageDraw, text: str, size: int = 22, *, box: Box = STRIP) -> None:
+    """The gold status strip at the end: a crown and who won."""
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) / 2
+    panel(draw, box, PALETTE.win, radius=10)
+    crown(draw, (x0 + 16, cy - 10, x0 + 42, cy + 9), (40, 30, 6))
+    draw_text(draw, (x0 + 54, cy), text, size, PALETTE.win_ink, anchor="lm", max_width=x1 - x0 - 70)
+
+
+def seat_row(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    *,
+    winner: bool,
+    current: bool,
+    current_fill: RGB = PALETTE.current_row,
+) -> bool:
+    """Highlight a scoreboard row: gold edge for the winner, accent edge for the seat to act.
+
+    Returns False (nothing drawn) for any other row, so the caller can draw its own.
+    """
+    if winner:
+        panel(draw, box, PALETTE.win_row, radius=10, outline=PALETTE.gold, width=2)
+    elif current:
+        panel(draw, box, current_fill, radius=10, outline=PALETTE.accent, width=2)
+    else:
+        return False
+    return True
+
+
+def seat_marker(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    *,
+    winner: bool,
+    current: bool,
+    leader: bool = False,
+) -> None:
+    """The marker left of a scoreboard name: crown (winner), star (leader), arrow (to act)."""
+    mx, my = centre
+    if winner:
+        crown(draw, (mx - 10, my - 8, mx + 10, my + 7), PALETTE.gold)
+    elif leader:
+        star(draw, (mx, my), 10, PALETTE.accent)
+    elif current:
+        triangle_right(draw, (mx, my), 14, PALETTE.accent)
+
+
+def event_lines(
+    draw: ImageDraw.ImageDraw,
+    events: Sequence[str] | None,
+    *,
+    left: float,
+    right: float,
+    top: float,
+    count: int = 3,
+    size: int = 16,
+    spacing: int = 28,
+    colours: tuple[RGB, RGB] = (PALETTE.text, PALETTE.text_dim),
+) -> None:
+    """The last ``count`` event lines, one bullet each, from ``top`` (centre of the first).
+
+    ``colours`` are the newest line's and the older lines'.
+    """
+    lines = list(events or [])[-count:]
+    y = top
+    for i, line in enumerate(lines):
+        colour = colours[0] if i == len(lines) - 1 else colours[1]
+        draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
+        draw_text(
+            draw, (left + 14, y), line, size, colour, anchor="lm", max_width=right - left - 14
+        )
+        y += spacing
 
 
 # --------------------------------------------------------------------------- output

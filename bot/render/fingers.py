@@ -11,12 +11,20 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.engines.fingers import FingersObservation
-from bot.render.common import PALETTE, RGB, display_name, draw_text, panel, to_png
+from bot.render.common import (
+    MARGIN,
+    PALETTE,
+    RGB,
+    SIZE,
+    WIDTH,
+    draw_text,
+    event_lines,
+    panel,
+    seat_name,
+    table_canvas,
+    to_png,
+)
 
-WIDTH, HEIGHT = 960, 600
-SIZE = (WIDTH, HEIGHT)
-MARGIN = 16
-HEADER_H = 64
 GRID_TOP = 80
 LOG_TOP = 476
 NAME_W = 190
@@ -28,11 +36,6 @@ EVENT_LINES = 4
 def holding_text(lo: int, hi: int) -> str:
     """``2`` when known exactly, ``1-3`` when only bounded."""
     return str(lo) if lo == hi else f"{lo}–{hi}"
-
-
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return display_name(raw, f"Player {seat + 1}")
 
 
 def columns(obs: FingersObservation) -> list[tuple[int, str]]:
@@ -47,23 +50,18 @@ def columns(obs: FingersObservation) -> list[tuple[int, str]]:
 def _status(obs: FingersObservation, names: list[str]) -> tuple[str, RGB]:
     if obs.phase == "over":
         if obs.winner is not None:
-            return f"{_name(names, obs.winner)} wins with an empty hand!", PALETTE.accent
+            return f"{seat_name(names, obs.winner)} wins with an empty hand!", PALETTE.accent
         return "A draw: nobody emptied their hand.", PALETTE.text_dim
-    asker = _name(names, obs.current or 0)
+    asker = seat_name(names, obs.current or 0)
     flavour = obs.names[obs.flavour] if obs.flavour is not None else None
     if obs.phase == "answer" and obs.asked is not None:
-        return f"{asker} asks {_name(names, obs.asked)} for {flavour}: yes or no?", PALETTE.text
+        return f"{asker} asks {seat_name(names, obs.asked)} for {flavour}: yes or no?", PALETTE.text
     if obs.phase == "book":
         return f"{asker} may declare a book of {flavour}", PALETTE.text
     return f"{asker} to ask", PALETTE.text
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[str]) -> None:
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
-    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
-    draw_text(
-        draw, (MARGIN, HEADER_H // 2), "Quantum Fingers", 28, PALETTE.text, anchor="lm", bold=True
-    )
     text, colour = _status(obs, names)
     draw_text(
         draw, (WIDTH - MARGIN, 22), text, 18, colour, anchor="rm", max_width=WIDTH - 320, bold=True
@@ -113,7 +111,7 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
         draw_text(
             draw,
             (left + 16, mid),
-            _name(names, seat),
+            seat_name(names, seat),
             18,
             name_colour,
             anchor="lm",
@@ -159,22 +157,15 @@ def _draw_row_back(
 
 
 def _draw_log(draw: ImageDraw.ImageDraw, log: list[str]) -> None:
-    lines = log[-EVENT_LINES:]
-    y = LOG_TOP + 14
-    for i, line in enumerate(lines):
-        colour = PALETTE.text if i == len(lines) - 1 else PALETTE.text_dim
-        draw.ellipse((MARGIN + 4, y - 3, MARGIN + 10, y + 3), fill=colour)
-        draw_text(
-            draw, (MARGIN + 18, y), line, 16, colour, anchor="lm", max_width=WIDTH - 2 * MARGIN - 20
-        )
-        y += 28
+    left, right = MARGIN + 4, WIDTH - MARGIN - 2
+    event_lines(draw, log, left=left, right=right, top=LOG_TOP + 14, count=EVENT_LINES)
 
 
 def render_fingers(
     obs: FingersObservation, names: list[str], log: list[str] | None = None
 ) -> Image.Image:
     """The table picture: header with the status, the knowledge grid, recent events."""
-    image = Image.new("RGB", SIZE, PALETTE.bg)
+    image = table_canvas("Quantum Fingers", title_x=MARGIN, title_size=28)
     draw = ImageDraw.Draw(image)
     _draw_header(draw, obs, names)
     _draw_grid(draw, obs, names)
@@ -186,3 +177,6 @@ def render_fingers_png(
     obs: FingersObservation, names: list[str], log: list[str] | None = None
 ) -> bytes:
     return to_png(render_fingers(obs, names, log))
+
+
+__all__ = ["SIZE", "columns", "holding_text", "render_fingers", "render_fingers_png"]

@@ -18,28 +18,31 @@ from bot.engines.flume import FlumeObservation
 from bot.engines.flume_rules import POINT_LABELS, left_bower, right_bower
 from bot.render.cards import card_size, paste_card, suit_colour
 from bot.render.common import (
+    BODY_BOTTOM,
+    BODY_TOP,
+    MARGIN,
     PALETTE,
     RGB,
-    crown,
-    display_name,
+    SIZE,
+    WIDTH,
     draw_text,
+    header_info,
     panel,
     progress_bar,
+    seat_name,
+    strip_note,
+    strip_turn,
+    strip_winner,
+    table_canvas,
     to_png,
-    triangle_right,
 )
 
-WIDTH, HEIGHT = 960, 600
-SIZE = (WIDTH, HEIGHT)
-MARGIN = 16
-HEADER_H = 64
-STRIP = (MARGIN, 74, WIDTH - MARGIN, 114)
-FELT = (MARGIN, 124, 636, HEIGHT - MARGIN)
-SIDE = (652, 124, WIDTH - MARGIN, HEIGHT - MARGIN)
+FELT = (MARGIN, BODY_TOP, 636, BODY_BOTTOM)
+SIDE = (652, BODY_TOP, WIDTH - MARGIN, BODY_BOTTOM)
 CARD_W = 84
 CARD_H = card_size(CARD_W)[1]
 PLATE_W, PLATE_H = 176, 60
-FELT_TEXT: RGB = (178, 214, 198)
+FELT_TEXT = PALETTE.felt_text
 
 # Where each seat sits, counted round from the viewer's seat at the bottom (dealer's left is
 # the next seat, drawn to the left). Plate centres, then trick-card centres.
@@ -51,11 +54,6 @@ TRICK_SPOTS = {
     4: [(326, 440), (240, 370), (326, 262), (412, 370)],
     5: [(326, 440), (240, 390), (270, 272), (382, 272), (412, 390)],
 }
-
-
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return display_name(raw, f"Player {seat + 1}")
 
 
 def _position(obs: FlumeObservation, seat: int) -> int:
@@ -78,18 +76,15 @@ def trick_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
 
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    img = Image.new("RGB", SIZE, PALETTE.bg)
+    img = table_canvas("Flume")
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
-    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
-    draw_text(draw, (MARGIN + 8, HEADER_H // 2), "Flume", 30, PALETTE.text, anchor="lm", bold=True)
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
     panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
     return img
 
 
 def _side_names(obs: FlumeObservation, names: list[str], team: int) -> str:
-    return " & ".join(_name(names, s) for s in range(4) if s % 2 == team)
+    return " & ".join(seat_name(names, s) for s in range(4) if s % 2 == team)
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
@@ -106,15 +101,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
     bits = [f"Hand {obs.hand_no}", f"first to {obs.target}"]
     if obs.bid:
         bits.insert(0, f"Bid {obs.bid}")
-    draw_text(
-        draw,
-        (WIDTH - MARGIN - 8, HEADER_H // 2),
-        "  ·  ".join(bits),
-        20,
-        PALETTE.text_dim,
-        anchor="rm",
-        max_width=WIDTH - MARGIN - 8 - x,
-    )
+    header_info(draw, "  ·  ".join(bits), 20, max_width=WIDTH - MARGIN - 8 - x)
 
 
 PHASE_VERBS = {
@@ -127,38 +114,15 @@ PHASE_VERBS = {
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
-    x0, y0, x1, y1 = STRIP
-    cy = (y0 + y1) / 2
     if obs.phase == "over":
-        panel(draw, STRIP, PALETTE.win, radius=10)
-        crown(draw, (x0 + 14, cy - 10, x0 + 40, cy + 9), (40, 30, 6))
-        who = " & ".join(_name(names, w) for w in obs.winners)
+        who = " & ".join(seat_name(names, w) for w in obs.winners)
         score = obs.scores[obs.winners[0]] if obs.winners else 0
-        text = f"{who} win with {score} points!"
-        draw_text(draw, (x0 + 52, cy), text, 22, (30, 22, 4), anchor="lm", max_width=x1 - x0 - 64)
+        strip_winner(draw, f"{who} win with {score} points!")
         return
-    panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
     if obs.current is None:
+        strip_note(draw)
         return
-    triangle_right(draw, (x0 + 22, cy), 16, PALETTE.accent)
-    width = draw_text(
-        draw,
-        (x0 + 40, cy),
-        _name(names, obs.current),
-        21,
-        PALETTE.accent,
-        anchor="lm",
-        max_width=360,
-        bold=True,
-    )
-    draw_text(
-        draw,
-        (x0 + 40 + width + 8, cy),
-        PHASE_VERBS.get(obs.phase, ""),
-        20,
-        PALETTE.text,
-        anchor="lm",
-    )
+    strip_turn(draw, seat_name(names, obs.current), PHASE_VERBS.get(obs.phase, ""), name_width=360)
 
 
 def _seat_status(obs: FlumeObservation, seat: int) -> str:
@@ -183,7 +147,7 @@ def _draw_plate(
     box = plate_box(obs, seat)
     acting = seat == obs.current
     winner = seat in obs.winners
-    fill = (74, 62, 26) if winner else (PALETTE.current_row if acting else (20, 64, 48))
+    fill = PALETTE.win_row if winner else (PALETTE.current_row if acting else (20, 64, 48))
     edge = PALETTE.gold if winner else (PALETTE.accent if acting else (60, 120, 96))
     panel(draw, box, fill, radius=10, outline=edge, width=3 if acting or winner else 1)
     x0, y0, x1, _ = box
@@ -196,7 +160,7 @@ def _draw_plate(
     draw_text(
         draw,
         (x0 + 10, y0 + 17),
-        _name(names, seat),
+        seat_name(names, seat),
         19,
         colour,
         anchor="lm",
@@ -306,31 +270,33 @@ def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
         return
     for seat in range(obs.n_players):
         colour = PALETTE.gold if seat in obs.winners else PALETTE.text
-        col.row(_name(names, seat), str(obs.scores[seat]), colour, size=17)
+        col.row(seat_name(names, seat), str(obs.scores[seat]), colour, size=17)
 
 
 def _draw_hand_info(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
     col.gap(6)
     col.heading(f"HAND {obs.hand_no}")
     if obs.bidder is not None:
-        col.row(f"Bid {obs.bid}: {_name(names, obs.bidder)}", size=17)
+        col.row(f"Bid {obs.bid}: {seat_name(names, obs.bidder)}", size=17)
     if obs.n_players == 5 and obs.phase == "play":
         if obs.alone:
             col.row("Playing alone", size=17)
         elif obs.called is not None:
             who = (
-                _name(names, obs.partner) if obs.partner_known and obs.partner is not None else "?"
+                seat_name(names, obs.partner)
+                if obs.partner_known and obs.partner is not None
+                else "?"
             )
             col.row(f"Called {card(obs.called).label}: partner {who}", size=17)
     if obs.tricks:
-        col.row(f"Last trick: {_name(names, obs.tricks[-1].winner)}", size=17)
+        col.row(f"Last trick: {seat_name(names, obs.tricks[-1].winner)}", size=17)
     if obs.phase in ("play", "call") and obs.trump is not None:
         if obs.teams:
             for team in (0, 1):
                 points = sum(obs.taken[s] for s in range(4) if s % 2 == team)
                 col.row(f"Taken by {_side_names(obs, names, team)}", str(points), size=16)
         for name, seat in _special_holders(obs).items():
-            col.row(f"{POINT_LABELS[name]}: {_name(names, seat)}", size=16)
+            col.row(f"{POINT_LABELS[name]}: {seat_name(names, seat)}", size=16)
 
 
 def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
@@ -342,7 +308,7 @@ def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> No
     col.heading(f"HAND {last.hand_no}: BID {last.bid} {verdict.upper()}")
     for name, seat in last.awards.items():
         if seat is not None:
-            col.row(POINT_LABELS[name], _name(names, seat), size=15)
+            col.row(POINT_LABELS[name], seat_name(names, seat), size=15)
         if col.y > SIDE[3] - 20:
             return
 

@@ -17,28 +17,31 @@ from bot.engines.flux import FluxObservation
 from bot.engines.flux_rules import poker_points
 from bot.render.cards import card_size, fan_width, paste_card, paste_fan
 from bot.render.common import (
+    BODY_BOTTOM,
+    HEADER_H,
+    MARGIN,
     PALETTE,
-    display_name,
+    SIZE,
+    WIDTH,
     draw_die,
     draw_text,
     panel,
+    seat_name,
+    table_canvas,
     to_png,
     triangle_right,
 )
 
-WIDTH, HEIGHT = 960, 600
-SIZE = (WIDTH, HEIGHT)
-MARGIN = 16
-HEADER_H = 64
-FELT = (MARGIN, 76, 600, HEIGHT - MARGIN)
-BOARD = (616, 76, WIDTH - MARGIN, HEIGHT - MARGIN)
+# No status strip: the panels start right under the header.
+FELT = (MARGIN, HEADER_H + 12, 600, BODY_BOTTOM)
+BOARD = (616, HEADER_H + 12, WIDTH - MARGIN, BODY_BOTTOM)
 TURNUP_XY = (FELT[0] + 20, FELT[1] + 40)
 CARD_W = 84
 TRICK_W = 76
 TRICK_TOP = 268
 SHOE_TOP = 470
 MINI_W = 36
-FELT_INK = (178, 214, 198)
+FELT_INK = PALETTE.felt_text
 PHASE_TEXT = {
     "claim": "Original hand claims",
     "trick": "Trick",
@@ -47,11 +50,6 @@ PHASE_TEXT = {
     "poker": "Poker showdown",
     "over": "Game over",
 }
-
-
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return display_name(raw, f"Player {seat + 1}")
 
 
 def turnup_box() -> tuple[int, int, int, int]:
@@ -74,9 +72,9 @@ def row_box(seat: int, n_players: int) -> tuple[int, int, int, int]:
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
-    draw_text(draw, (MARGIN + 4, HEADER_H // 2), "Flux", 30, PALETTE.text, anchor="lm", bold=True)
-    info = f"Hand {obs.hand_no}  ·  {_name(names, obs.dealer)} deals  ·  {PHASE_TEXT[obs.phase]}"
+    info = (
+        f"Hand {obs.hand_no}  ·  {seat_name(names, obs.dealer)} deals  ·  {PHASE_TEXT[obs.phase]}"
+    )
     draw_text(draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=560)
     variants = ", ".join(obs.variants) if obs.variants else "none"
     extra = f"Variants: {variants}  ·  {obs.decks} decks"
@@ -138,7 +136,7 @@ def _draw_trick(
 ) -> None:
     draw_text(draw, (FELT[0] + 20, TRICK_TOP - 20), "THE TRICK", 15, FELT_INK, anchor="lm")
     if obs.commander is not None:
-        text = f"{_name(names, obs.commander)} has command"
+        text = f"{seat_name(names, obs.commander)} has command"
         draw_text(draw, (FELT[0] + 130, TRICK_TOP - 20), text, 16, PALETTE.accent, anchor="lm")
     for i, play in enumerate(obs.trick):
         box = trick_box(i)
@@ -146,14 +144,14 @@ def _draw_trick(
         draw_text(
             draw,
             ((box[0] + box[2]) / 2, box[3] + 12),
-            _name(names, play.seat),
+            seat_name(names, play.seat),
             14,
             PALETTE.text,
             anchor="mm",
             max_width=TRICK_W + 14,
         )
     if not obs.trick and obs.phase == "trick" and obs.turn is not None:
-        text = f"{_name(names, obs.turn)} leads"
+        text = f"{seat_name(names, obs.turn)} leads"
         draw_text(draw, (FELT[0] + 20, TRICK_TOP + 50), text, 20, PALETTE.text_dim, anchor="lm")
 
 
@@ -188,7 +186,7 @@ def _draw_board(
             tags.append("★")
         if obs.answered[seat]:
             tags.append("✓")
-        name = _name(names, seat) + (f"  {' '.join(tags)}" if tags else "")
+        name = seat_name(names, seat) + (f"  {' '.join(tags)}" if tags else "")
         draw_text(draw, (x0 + 24, y0 + 16), name, 17, name_colour, anchor="lm", max_width=210)
         draw_text(
             draw,
@@ -260,15 +258,15 @@ def _draw_banner(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[st
     if obs.winner is None:
         text = "The game is drawn"
     else:
-        text = f"{_name(names, obs.winner)} wins with {obs.scores[obs.winner]} points!"
+        text = f"{seat_name(names, obs.winner)} wins with {obs.scores[obs.winner]} points!"
     draw_text(
-        draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, 24, (30, 22, 4),
+        draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, 24, PALETTE.win_ink,
         anchor="mm", max_width=box[2] - box[0] - 20, bold=True,
     )  # fmt: skip
 
 
 def render_flux(obs: FluxObservation, names: list[str]) -> Image.Image:
-    img = Image.new("RGB", SIZE, PALETTE.bg)
+    img = table_canvas("Flux", title_x=MARGIN + 4)
     draw = ImageDraw.Draw(img)
     _draw_header(draw, obs, names)
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
@@ -298,3 +296,14 @@ def render_hand_png(codes: list[str], selected: list[int] | None = None) -> byte
             img, (14 + i * step, y), code, width, highlight=PALETTE.accent if i in chosen else None
         )
     return to_png(img)
+
+
+__all__ = [
+    "SIZE",
+    "render_flux",
+    "render_flux_png",
+    "render_hand_png",
+    "row_box",
+    "trick_box",
+    "turnup_box",
+]

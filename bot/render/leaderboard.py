@@ -13,7 +13,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.common import PALETTE, RGB, display_name, draw_text, fmt_int, panel, to_png
+from bot.render.common import (
+    PALETTE,
+    RGB,
+    display_name,
+    draw_text,
+    fmt_int,
+    panel,
+    table_canvas,
+    to_png,
+)
 
 WIDTH, HEIGHT = 960, 570
 SIZE = (WIDTH, HEIGHT)
@@ -82,10 +91,8 @@ def _fmt_rating(rating: float | None) -> str:
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
     """Frame, table panel and column headings, drawn once per process."""
-    img = Image.new("RGB", SIZE, PALETTE.bg)
+    img = table_canvas("", size=SIZE, header_h=HEADER_H)  # the title is drawn per page
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
-    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
     panel(draw, TABLE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
     draw_text(draw, (RANK_X, COLS_Y), "#", 16, PALETTE.text_dim, anchor="mm")
     draw_text(draw, (NAME_X, COLS_Y), "PLAYER", 16, PALETTE.text_dim, anchor="lm")

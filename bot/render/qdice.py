@@ -13,30 +13,36 @@ from PIL import Image, ImageDraw
 
 from bot.engines.qdice import QDiceObservation
 from bot.render.common import (
+    BODY_BOTTOM,
+    BODY_TOP,
+    HEADER_H,
+    MARGIN,
     PALETTE,
+    SIZE,
+    WIDTH,
     colour_chip,
-    crown,
-    display_name,
     draw_die,
     draw_text,
+    event_lines,
     fmt_int,
     font,
+    header_info,
     panel,
     progress_bar,
-    star,
+    seat_marker,
+    seat_name,
+    seat_row,
+    strip_alert,
+    strip_note,
+    strip_turn,
+    strip_winner,
+    table_canvas,
     to_png,
-    triangle_right,
 )
 
-WIDTH, HEIGHT = 960, 600
-SIZE = (WIDTH, HEIGHT)
-
 # Layout (pixels). Left: the felt with the dice; right: the scoreboard.
-MARGIN = 16
-HEADER_H = 64
-STRIP = (MARGIN, 76, WIDTH - MARGIN, 116)
-FELT = (MARGIN, 128, 600, HEIGHT - MARGIN)
-BOARD = (616, 128, WIDTH - MARGIN, HEIGHT - MARGIN)
+FELT = (MARGIN, BODY_TOP, 600, BODY_BOTTOM)
+BOARD = (616, BODY_TOP, WIDTH - MARGIN, BODY_BOTTOM)
 
 DIE = 72  # rolled die size
 DIE_GAP = 20
@@ -93,19 +99,16 @@ def _stat_boxes() -> list[tuple[int, int, int, int]]:
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
     """The parts of the table that never change, drawn once per process."""
-    img = Image.new("RGB", SIZE, PALETTE.bg)
+    img = table_canvas("Quantum Dice", title_x=MARGIN + 64)
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
-    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
     # Title: two die chips then the name.
     colour_chip(draw, (MARGIN + 14, HEADER_H // 2), "A", size=18)
     colour_chip(draw, (MARGIN + 42, HEADER_H // 2), "B", size=18)
-    draw_text(
-        draw, (MARGIN + 64, HEADER_H // 2), "Quantum Dice", 30, PALETTE.text, anchor="lm", bold=True
-    )
 
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
-    draw_text(draw, (FELT[0] + 20, FELT[1] + 20), "ON THE TABLE", 16, (178, 214, 198), anchor="lm")
+    draw_text(
+        draw, (FELT[0] + 20, FELT[1] + 20), "ON THE TABLE", 16, PALETTE.felt_text, anchor="lm"
+    )
     for box, label in zip(_stat_boxes(), STAT_LABELS, strict=True):
         panel(draw, box, PALETTE.tray, radius=10)
         draw_text(
@@ -126,68 +129,30 @@ def _background() -> Image.Image:
     return img
 
 
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return display_name(raw, f"Player {seat + 1}")
-
-
 def _draw_header(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
-    text = f"Target {fmt_int(obs.target)}   ·   Entry {fmt_int(obs.entry)}"
-    draw_text(draw, (WIDTH - MARGIN - 8, HEADER_H // 2), text, 18, PALETTE.text_dim, anchor="rm")
+    header_info(draw, f"Target {fmt_int(obs.target)}   ·   Entry {fmt_int(obs.entry)}")
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[str]) -> None:
     """Whose turn it is, or the final-round / winner banner."""
-    x0, y0, x1, y1 = STRIP
-    cy = (y0 + y1) / 2
     if obs.winner is not None:
-        panel(draw, STRIP, PALETTE.win, radius=10)
-        crown(draw, (x0 + 16, cy - 10, x0 + 42, cy + 9), (40, 30, 6))
         score = obs.scores[obs.winner] if obs.winner < len(obs.scores) else 0
-        text = f"{_name(names, obs.winner)} wins with {fmt_int(score)} points!"
-        draw_text(draw, (x0 + 54, cy), text, 24, (30, 22, 4), anchor="lm", max_width=x1 - x0 - 70)
+        strip_winner(draw, f"{seat_name(names, obs.winner)} wins with {fmt_int(score)} points!", 24)
         return
     if obs.final_round:
-        panel(draw, STRIP, PALETTE.final, radius=10)
-        label_w = draw_text(
-            draw, (x0 + 16, cy), "FINAL ROUND", 20, (255, 246, 230), anchor="lm", bold=True
-        )
-        text_x = x0 + 16 + label_w + 20
         parts = []
         if obs.contingent_winner is not None:
             lead = obs.contingent_winner
             score = obs.scores[lead] if lead < len(obs.scores) else 0
-            parts.append(f"{_name(names, lead)} leads with {fmt_int(score)}")
+            parts.append(f"{seat_name(names, lead)} leads with {fmt_int(score)}")
         if obs.current is not None:
-            parts.append(f"{_name(names, obs.current)}'s last turn")
-        draw_text(
-            draw,
-            (text_x, cy),
-            "  ·  ".join(parts),
-            20,
-            (255, 246, 230),
-            anchor="lm",
-            max_width=x1 - 16 - text_x,
-        )
+            parts.append(f"{seat_name(names, obs.current)}'s last turn")
+        strip_alert(draw, "FINAL ROUND", "  ·  ".join(parts))
         return
-    panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
     if obs.current is None:
-        draw_text(
-            draw, (x0 + 16, cy), "Waiting for the game to start", 20, PALETTE.text_dim, anchor="lm"
-        )
+        strip_note(draw, "Waiting for the game to start")
         return
-    triangle_right(draw, (x0 + 24, cy), 16, PALETTE.accent)
-    width = draw_text(
-        draw,
-        (x0 + 42, cy),
-        _name(names, obs.current),
-        22,
-        PALETTE.accent,
-        anchor="lm",
-        max_width=520,
-        bold=True,
-    )
-    draw_text(draw, (x0 + 42 + width + 7, cy), "to play", 20, PALETTE.text, anchor="lm")
+    strip_turn(draw, seat_name(names, obs.current), "to play", name_width=520)
 
 
 def _draw_dice(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
@@ -201,7 +166,7 @@ def _draw_dice(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservatio
             ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2),
             "six dice rolled",
             16,
-            (178, 214, 198),
+            PALETTE.felt_text,
             anchor="mm",
         )
     count = len(obs.dice)
@@ -212,7 +177,7 @@ def _draw_dice(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservatio
             ((FELT[0] + FELT[2]) / 2, DIE_TOP + DIE / 2),
             message,
             26,
-            (178, 214, 198),
+            PALETTE.felt_text,
             anchor="mm",
         )
         return
@@ -305,17 +270,16 @@ def _draw_kept(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservatio
 
 
 def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
-    if not events:
-        return
-    lines = events[-EVENT_LINES:]
-    left, right = FELT[0] + 24, FELT[2] - 20
-    y = EVENTS_TOP + 14
-    for i, line in enumerate(lines):
-        newest = i == len(lines) - 1
-        colour = (236, 244, 240) if newest else (168, 204, 188)
-        draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
-        draw_text(draw, (left + 14, y), line, 16, colour, anchor="lm", max_width=right - left - 14)
-        y += 30
+    event_lines(
+        draw,
+        events,
+        left=FELT[0] + 24,
+        right=FELT[2] - 20,
+        top=EVENTS_TOP + 14,
+        count=EVENT_LINES,
+        spacing=30,
+        colours=((236, 244, 240), (168, 204, 188)),
+    )
 
 
 def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[str]) -> None:
@@ -329,11 +293,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         row = (x0 + 8, top + 2, x1 - 8, top + row_h - 2)
         is_current = seat == obs.current
         is_winner = seat == obs.winner
-        if is_winner:
-            panel(draw, row, (74, 62, 26), radius=10, outline=PALETTE.gold, width=2)
-        elif is_current:
-            panel(draw, row, PALETTE.current_row, radius=10, outline=PALETTE.accent, width=2)
-        elif seat % 2:
+        if not seat_row(draw, row, winner=is_winner, current=is_current) and seat % 2:
             panel(draw, row, PALETTE.panel_alt, radius=10)
 
         score = obs.scores[seat] if seat < len(obs.scores) else 0
@@ -342,14 +302,13 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         bar_y = top + row_h * 0.74
         bar_half = 4 if row_h >= 56 else 3
 
-        # Marker column.
-        mx = x0 + 24
-        if is_winner:
-            crown(draw, (mx - 10, text_y - 8, mx + 10, text_y + 7), PALETTE.gold)
-        elif seat == obs.contingent_winner:
-            star(draw, (mx, text_y), 10, PALETTE.accent)
-        elif is_current:
-            triangle_right(draw, (mx, text_y), 14, PALETTE.accent)
+        seat_marker(
+            draw,
+            (x0 + 24, text_y),
+            winner=is_winner,
+            current=is_current,
+            leader=seat == obs.contingent_winner,
+        )
 
         score_text = fmt_int(score)
         score_w = font(name_size).getlength(score_text) + 2
@@ -369,7 +328,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         name_w = draw_text(
             draw,
             (name_left, text_y),
-            _name(names, seat),
+            seat_name(names, seat),
             name_size,
             colour,
             anchor="lm",

@@ -19,25 +19,31 @@ from PIL import Image, ImageDraw
 
 from bot.engines.qpoker import QPokerObservation, QubitView
 from bot.render.common import (
+    BODY_BOTTOM,
+    BODY_TOP,
+    MARGIN,
     PALETTE,
     RGB,
-    crown,
-    display_name,
+    SIZE,
+    WIDTH,
     draw_text,
+    event_lines,
+    header_info,
     panel,
+    seat_marker,
+    seat_name,
+    seat_row,
+    strip_alert,
+    strip_note,
+    strip_turn,
+    strip_winner,
+    table_canvas,
     to_png,
-    triangle_right,
 )
 
-WIDTH, HEIGHT = 960, 600
-SIZE = (WIDTH, HEIGHT)
-
-MARGIN = 16
-HEADER_H = 64
-STRIP = (MARGIN, 76, WIDTH - MARGIN, 116)
-SEATS = (MARGIN, 128, 620, 470)
-EVENTS = (MARGIN, 482, 620, HEIGHT - MARGIN)
-SIDE = (636, 128, WIDTH - MARGIN, HEIGHT - MARGIN)
+SEATS = (MARGIN, BODY_TOP, 620, 470)
+EVENTS = (MARGIN, 482, 620, BODY_BOTTOM)
+SIDE = (636, BODY_TOP, WIDTH - MARGIN, BODY_BOTTOM)
 
 ROWS_TOP = SEATS[1] + 8
 LEGEND_H = 26
@@ -79,21 +85,11 @@ def qubit_box(seat: int, index: int, n_players: int) -> tuple[int, int, int, int
     return x, top + 6, x + card_w, top + 6 + card_h
 
 
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return display_name(raw, f"Player {seat + 1}")
-
-
 @lru_cache(maxsize=1)
 def _background() -> Image.Image:
-    img = Image.new("RGB", SIZE, PALETTE.bg)
+    img = table_canvas("QuantumPoker", title_x=MARGIN + 44)
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=PALETTE.header)
-    draw.line((0, HEADER_H, WIDTH, HEADER_H), fill=PALETTE.panel_edge, width=1)
     _card(draw, (MARGIN + 4, 14, MARGIN + 32, 50), "H", size=13)
-    draw_text(
-        draw, (MARGIN + 44, HEADER_H // 2), "QuantumPoker", 30, PALETTE.text, anchor="lm", bold=True
-    )
     panel(draw, SEATS, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
     panel(draw, EVENTS, PALETTE.panel, radius=12, outline=PALETTE.panel_edge)
     panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge)
@@ -114,9 +110,9 @@ def _legend(draw: ImageDraw.ImageDraw) -> None:
         draw.rounded_rectangle(
             (x, y - 8, x + 12, y + 8), radius=3, fill=fill, outline=edge, width=2
         )
-        x += 18 + draw_text(draw, (x + 18, y), label, 14, (178, 214, 198), anchor="lm") + 16
+        x += 18 + draw_text(draw, (x + 18, y), label, 14, PALETTE.felt_text, anchor="lm") + 16
     draw.ellipse((x, y - 8, x + 16, y + 8), fill=DOUBLE)
-    draw_text(draw, (x + 22, y), "doubled", 14, (178, 214, 198), anchor="lm")
+    draw_text(draw, (x + 22, y), "doubled", 14, PALETTE.felt_text, anchor="lm")
 
 
 def _card(
@@ -162,56 +158,26 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: QPokerObservation) -> None:
     text = f"Round {max(obs.round, 1)} of {obs.rounds}   ·   Pot {obs.pot}"
     if obs.carry:
         text += f" ({obs.carry} carried)"
-    draw_text(draw, (WIDTH - MARGIN - 8, HEADER_H // 2), text, 18, PALETTE.text_dim, anchor="rm")
+    header_info(draw, text)
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
-    x0, y0, x1, y1 = STRIP
-    cy = (y0 + y1) / 2
     if obs.winners:
-        panel(draw, STRIP, PALETTE.win, radius=10)
-        crown(draw, (x0 + 16, cy - 10, x0 + 42, cy + 9), (40, 30, 6))
-        who = " and ".join(_name(names, w) for w in obs.winners)
+        who = " and ".join(seat_name(names, w) for w in obs.winners)
         verb = "wins" if len(obs.winners) == 1 else "share the win"
-        text = f"{who} {verb} the match with {obs.chips[obs.winners[0]]} chips!"
-        draw_text(draw, (x0 + 54, cy), text, 22, (30, 22, 4), anchor="lm", max_width=x1 - x0 - 70)
+        strip_winner(draw, f"{who} {verb} the match with {obs.chips[obs.winners[0]]} chips!")
         return
     if obs.current is None:
-        panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
-        draw_text(draw, (x0 + 16, cy), "Between rounds", 20, PALETTE.text_dim, anchor="lm")
+        strip_note(draw, "Between rounds")
         return
     if obs.called_by is not None:
-        panel(draw, STRIP, PALETTE.final, radius=10)
-        width = draw_text(
-            draw, (x0 + 16, cy), "MEASUREMENT CALLED", 19, (255, 246, 230), anchor="lm", bold=True
+        text = (
+            f"by {seat_name(names, obs.called_by)}  ·  {seat_name(names, obs.current)}'s last turn"
         )
-        text = f"by {_name(names, obs.called_by)}  ·  {_name(names, obs.current)}'s last turn"
-        left = x0 + 36 + width
-        draw_text(
-            draw, (left, cy), text, 19, (255, 246, 230), anchor="lm", max_width=x1 - left - 16
-        )
+        strip_alert(draw, "MEASUREMENT CALLED", text, 19)
         return
-    panel(draw, STRIP, PALETTE.neutral_strip, radius=10)
-    triangle_right(draw, (x0 + 24, cy), 16, PALETTE.accent)
-    width = draw_text(
-        draw,
-        (x0 + 42, cy),
-        _name(names, obs.current),
-        22,
-        PALETTE.accent,
-        anchor="lm",
-        max_width=460,
-        bold=True,
-    )
     left = len(obs.community)
-    draw_text(
-        draw,
-        (x0 + 50 + width, cy),
-        f"to take a card  ·  {left} left this round",
-        20,
-        PALETTE.text,
-        anchor="lm",
-    )
+    strip_turn(draw, seat_name(names, obs.current), f"to take a card  ·  {left} left this round")
 
 
 def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
@@ -223,21 +189,16 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
         current = seat == obs.current
         out = obs.out[seat]
         winner = seat in obs.winners
-        if winner:
-            panel(draw, row, (74, 62, 26), radius=10, outline=PALETTE.gold, width=2)
-        elif current:
-            panel(draw, row, (38, 110, 84), radius=10, outline=PALETTE.accent, width=2)
-        elif seat == obs.seat:
+        highlighted = seat_row(
+            draw, row, winner=winner, current=current, current_fill=(38, 110, 84)
+        )
+        if not highlighted and seat == obs.seat:
             panel(draw, row, (33, 100, 76), radius=10, outline=HIDDEN_EDGE, width=1)
         name_y = top + h * 0.36
         info_y = top + h * 0.70
-        mx = x0 + 26
-        if winner:
-            crown(draw, (mx - 10, name_y - 8, mx + 10, name_y + 7), PALETTE.gold)
-        elif current:
-            triangle_right(draw, (mx, name_y), 14, PALETTE.accent)
+        seat_marker(draw, (x0 + 26, name_y), winner=winner, current=current)
         colour = PALETTE.text_faint if out else (PALETTE.accent if current else PALETTE.text)
-        label = _name(names, seat) + (" (you)" if seat == obs.seat else "")
+        label = seat_name(names, seat) + (" (you)" if seat == obs.seat else "")
         draw_text(
             draw,
             (x0 + 42, name_y),
@@ -253,7 +214,7 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             info += "  ·  out"
         elif seat == obs.called_by:
             info += "  ·  called"
-        draw_text(draw, (x0 + 42, info_y), info, 15, (178, 214, 198), anchor="lm")
+        draw_text(draw, (x0 + 42, info_y), info, 15, PALETTE.felt_text, anchor="lm")
         for index, view in enumerate(obs.qubits[seat]):
             draw_qubit(draw, qubit_box(seat, index, obs.n_players), view)
         if obs.qubits[seat]:
@@ -264,7 +225,7 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
                 (bx1 + 14, (by0 + by1) / 2),
                 f"{stake} on the table",
                 14,
-                (178, 214, 198),
+                PALETTE.felt_text,
                 anchor="lm",
                 max_width=x1 - bx1 - 24,
             )
@@ -297,7 +258,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
         draw_text(
             draw,
             (tx + 46, ty + 12),
-            _name(names, played.seat),
+            seat_name(names, played.seat),
             14,
             PALETTE.text_dim,
             anchor="lm",
@@ -319,7 +280,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
         draw_text(
             draw,
             (x0 + 16, ly),
-            _name(names, seat),
+            seat_name(names, seat),
             16,
             colour,
             anchor="lm",
@@ -341,16 +302,8 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
 
 
 def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
-    if not events:
-        return
-    lines = events[-3:]
-    left, right = EVENTS[0] + 18, EVENTS[2] - 16
-    y = EVENTS[1] + 20
-    for i, line in enumerate(lines):
-        colour = PALETTE.text if i == len(lines) - 1 else PALETTE.text_dim
-        draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
-        draw_text(draw, (left + 14, y), line, 15, colour, anchor="lm", max_width=right - left - 14)
-        y += 27
+    left, top, right, _ = EVENTS
+    event_lines(draw, events, left=left + 18, right=right - 16, top=top + 20, size=15, spacing=27)
 
 
 def render_qpoker(

@@ -10,14 +10,13 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from bot.engines.qdice import QDiceObservation
-from bot.render.common import DIE_STYLES, PALETTE, font
+from bot.render.common import DIE_STYLES, PALETTE, STRIP, font
 from bot.render.qdice import (
     BOARD,
     FELT,
     ROWS_BOTTOM,
     ROWS_TOP,
     SIZE,
-    STRIP,
     TRAY,
     die_box,
     kept_box,
