@@ -692,8 +692,7 @@ class TableManager:
                 return
             observation = engine.observe(table.state, seat)
             rng = random.Random(f"{table.record.seed}:ai:{table.record.version}:{seat}")
-            # Off the event loop: a careful AI may think for a noticeable fraction of a second.
-            action = await asyncio.to_thread(engine.ai_action, observation, rng)
+            action = engine.ai_action(observation, rng)
             try:
                 await self._apply(table, seat, action, None)
             except GameError:
