@@ -11,6 +11,7 @@ from bot.engines.flume_ai import choose_action
 from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
+from tests.e2e.qdice_play import person_to_act
 
 
 @dataclass
@@ -22,16 +23,6 @@ class Tally:
     toggles: int = 0
     partner_views: list[str] = field(default_factory=list)
     hands: int = 0
-
-
-def person_to_act(table: Table, people: dict[int, User]) -> User | None:
-    assert table.state is not None
-    acting = table.spec.engine.to_act(table.state)
-    if not acting:
-        return None
-    (seat,) = acting
-    record = table.seats[seat]
-    return None if record.is_ai or record.autopilot else people[record.user_id or 0]
 
 
 def decide(obs: FlumeObservation) -> str:

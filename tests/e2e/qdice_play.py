@@ -40,7 +40,10 @@ async def play_human_turn(
 def person_to_act(table: Table, people: dict[int, User]) -> User | None:
     """The person whose move it is, or None while an AI or autopilot seat moves."""
     assert table.state is not None
-    (seat,) = table.spec.engine.to_act(table.state)
+    acting = table.spec.engine.to_act(table.state)
+    if not acting:  # between phases, or the game just ended
+        return None
+    (seat,) = acting
     record = table.seats[seat]
     return None if record.is_ai or record.autopilot else people[record.user_id or 0]
 

@@ -9,6 +9,7 @@ from discord import Client
 from bot.engines.qpoker_ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
+from tests.e2e.qdice_play import person_to_act
 
 CARD_MENU = "Pick a community card"
 
@@ -77,28 +78,6 @@ async def play_turn(
             await choose(fake, bot, user, panel, placeholder, value)
     await fake.wait_idle()
     return move
-
-
-def person_to_act(table: Table, people: dict[int, User]) -> User | None:
-    """The person whose move it is, or None while an AI or autopilot seat moves."""
-    assert table.state is not None
-    to_act = table.spec.engine.to_act(table.state)
-    if not to_act:
-        return None
-    (seat,) = to_act
-    record = table.seats[seat]
-    return None if record.is_ai or record.autopilot else people[record.user_id or 0]
-
-
-async def human_to_act(
-    fake: LoopbackDiscord, table: Table, people: dict[int, User], *, tries: int = 50
-) -> User:
-    for _ in range(tries):
-        await fake.wait_idle()
-        assert table.record.status == "active"
-        if (person := person_to_act(table, people)) is not None:
-            return person
-    raise AssertionError("no person was ever to act")
 
 
 async def play_to_the_end(

@@ -6,10 +6,10 @@ import pytest
 
 from bot.sandbox.loopback import Channel, InteractionRefused, Message, User
 from tests.e2e.conftest import World
+from tests.e2e.qdice_play import human_to_act
 from tests.e2e.qpoker_play import (
     CARD_MENU,
     choose,
-    human_to_act,
     menu_steps,
     my_hand,
     open_table,
