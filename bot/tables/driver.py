@@ -1,0 +1,142 @@
+"""The turn driver: one runner task per game in progress that moves AI seats, reminds slow
+players, and lets an AI cover for them when their time is up.
+
+Like a trivia session in Red, each table gets its own long-lived task; a done-callback logs
+why a runner stopped. The runner only acts through the core (under the table's lock), so a
+person's click and an AI move can never interleave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from bot.engines.base import GameError
+from bot.storage.errors import GameClosed, VersionConflict
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+
+class TurnDriver:
+    """Runs each active table's non-human turns and deadlines."""
+
+    def __init__(self, core: TableManager, *, ai_delay: float) -> None:
+        self.core = core
+        self.ai_delay = ai_delay
+        self._closing = False
+
+    def ensure_runner(self, table: Table) -> None:
+        """Start the table's runner unless it is already running (or we are shutting down)."""
+        if self._closing or (table.runner and not table.runner.done()):
+            return
+        table.runner = asyncio.create_task(self._drive(table), name=f"table-{table.id}")
+        table.runner.add_done_callback(_runner_done)
+
+    async def close(self, tables: list[Table]) -> None:
+        """Stop every runner and wait for them."""
+        self._closing = True
+        runners = [t.runner for t in tables if t.runner and not t.runner.done()]
+        for runner in runners:
+            runner.cancel()
+        for runner in runners:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runner
+
+    async def _drive(self, table: Table) -> None:
+        """Move AI seats, remind and then cover for slow players, until the game ends."""
+        core = self.core
+        engine = table.spec.engine
+        while not self._closing and table.record.status == "active" and table.state is not None:
+            table.changed.clear()
+            to_act = engine.to_act(table.state)
+            bots = sorted(s for s in to_act if table.is_bot_seat(s))
+            if bots:
+                await asyncio.sleep(self.ai_delay)
+                await self._bot_move(table, bots[0])
+                await core.refresh(table)
+                continue
+            deadline = table.record.deadline_at
+            if deadline is None:
+                await table.changed.wait()
+                continue
+            remind_at = deadline - core.timeout_for(table) / 2
+            now = core.clock()
+            if table.reminded_version != table.record.version and now < deadline:
+                if await _wait_change(table, remind_at - now):
+                    continue
+                table.reminded_version = table.record.version
+                for seat in sorted(to_act):
+                    user = table.seats[seat].user_id
+                    left = max(0, round(deadline - core.clock()))
+                    await core.presenter.announce(
+                        table,
+                        f"⏰ It's your move at {table.spec.title} (game #{table.id}): "
+                        f"an AI takes over in {left} seconds.",
+                        mention=user,
+                    )
+                continue
+            if await _wait_change(table, deadline - core.clock()):
+                continue
+            await self._autopilot(table, to_act)
+        await core.refresh(table)
+
+    async def _autopilot(self, table: Table, seats: frozenset[int]) -> None:
+        core = self.core
+        async with table.lock:
+            if table.state is None or table.record.status != "active":
+                return
+            pending = [s for s in sorted(seats) if s in table.spec.engine.to_act(table.state)]
+            updated = list(table.seats)
+            for seat in pending:
+                updated[seat] = updated[seat].model_copy(update={"autopilot": True})
+            await core.set_seats(table, updated)
+            names = ", ".join(table.names[s] for s in pending)
+            table.note(f"{names} ran out of time; an AI plays for them until they return.")
+        await core.presenter.announce(
+            table, f"⌛ {names} ran out of time. An AI plays their seat until they act again."
+        )
+        await core.refresh(table)
+
+    async def _bot_move(self, table: Table, seat: int) -> None:
+        core = self.core
+        engine = table.spec.engine
+        async with table.lock:
+            if table.state is None or table.record.status != "active":
+                return
+            if seat not in engine.to_act(table.state) or not table.is_bot_seat(seat):
+                return
+            observation = engine.observe(table.state, seat)
+            rng = random.Random(f"{table.record.seed}:ai:{table.record.version}:{seat}")
+            action = engine.ai_action(observation, rng)
+            try:
+                await core.apply(table, seat, action, None)
+            except (VersionConflict, GameClosed):
+                # Another process moved this table on; core.apply reloaded it. Look again.
+                return
+            except GameError:
+                log.exception("The AI chose an illegal move %r in game %s", action, table.id)
+                fallback = engine.legal_actions(table.state, seat)[0]
+                await core.apply(table, seat, fallback, None)
+
+
+async def _wait_change(table: Table, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the table to change; True if it did."""
+    if seconds <= 0:
+        return False
+    try:
+        await asyncio.wait_for(table.changed.wait(), seconds)
+    except TimeoutError:
+        return False
+    return True
+
+
+def _runner_done(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("Table runner %s stopped", task.get_name(), exc_info=task.exception())

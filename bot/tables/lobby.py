@@ -1,0 +1,222 @@
+"""Seating: opening a table, joining, AI seats, starting, leaving, kicking and cancelling.
+
+A lobby is a table whose status is ``lobby``; once started, leaving hands the seat to an AI.
+Every change runs under the table's lock and is saved before the caller answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from bot.engines.base import ConfigError, GameError
+from bot.storage.models import SeatRecord
+from bot.tables.protocols import NotAllowed, NotSeated
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.tables.manager import Person, TableManager
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ("Ada", "Babbage", "Curie", "Dirac", "Euler", "Fermi", "Gauss", "Hopper", "Noether")
+
+
+def _readable(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "option"
+        parts.append(f"{where}: {item['msg']}")
+    return "Those table options don't work: " + "; ".join(parts) + "."
+
+
+class Lobby:
+    """Seats people and AI players at a table, and takes them away again."""
+
+    def __init__(self, core: TableManager) -> None:
+        self.core = core
+
+    async def create(
+        self,
+        game: str,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: Person,
+        options: dict[str, Any] | None = None,
+        turn_timeout: float | None = None,
+        thread_id: int | None = None,
+        seed: int | None = None,
+    ) -> Table:
+        core = self.core
+        spec = core.games[game]
+        location = thread_id or channel_id
+        if (busy := core.in_location(location)) is not None:
+            raise GameError(
+                f"A game of {busy.spec.title} is already running here (game #{busy.id})."
+            )
+        try:
+            config = spec.engine.parse_config(options)
+        except ValidationError as error:
+            raise ConfigError(_readable(error)) from None
+        stored: dict[str, Any] = {"options": config.model_dump(mode="json")}
+        if turn_timeout is not None:
+            stored["turn_timeout"] = turn_timeout
+        record = await core.db.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host.id,
+            config=stored,
+            seed=seed if seed is not None else secrets.randbits(62),
+            seats=[SeatRecord(seat=0, user_id=host.id, name=host.name, is_ai=False)],
+            thread_id=thread_id,
+        )
+        return core.adopt(Table(record=record, spec=spec))
+
+    async def join(self, game_id: int, person: Person) -> Table:
+        table = await self.core.fetch(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if table.seat_of(person.id) is not None:
+                raise GameError("You already have a seat at this table.")
+            if len(table.seats) >= table.spec.engine.max_players:
+                raise GameError(
+                    f"The table is full ({table.spec.engine.max_players} seats). "
+                    "Ask the host to remove an AI player."
+                )
+            seat = SeatRecord(
+                seat=len(table.seats), user_id=person.id, name=person.name, is_ai=False
+            )
+            await self.core.set_seats(table, [*table.seats, seat])
+        return table
+
+    async def add_ai(self, game_id: int, actor: Person) -> Table:
+        table = await self.core.fetch(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            require_host(table, actor.id, is_admin=False, what="add AI players")
+            if len(table.seats) >= table.spec.engine.max_players:
+                raise GameError(f"The table is full ({table.spec.engine.max_players} seats).")
+            taken = {seat.name for seat in table.seats}
+            name = next(
+                (f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken),
+                f"AI {len(table.seats) + 1}",
+            )
+            seat = SeatRecord(seat=len(table.seats), user_id=None, name=name, is_ai=True)
+            await self.core.set_seats(table, [*table.seats, seat])
+        return table
+
+    async def remove_ai(self, game_id: int, actor: Person) -> Table:
+        """Take the most recently added AI player away from a lobby."""
+        table = await self.core.fetch(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            require_host(table, actor.id, is_admin=False, what="remove AI players")
+            last_ai = next((s for s in reversed(table.seats) if s.is_ai), None)
+            if last_ai is None:
+                raise GameError("There is no AI player to remove.")
+            await self.core.set_seats(table, [s for s in table.seats if s.seat != last_ai.seat])
+        return table
+
+    async def start(self, game_id: int, actor: Person) -> Table:
+        core = self.core
+        table = await core.fetch(game_id)
+        async with table.lock:
+            self._require_lobby(table)
+            require_host(table, actor.id, is_admin=False, what="start the game")
+            engine = table.spec.engine
+            if len(table.seats) < engine.min_players:
+                missing = engine.min_players - len(table.seats)
+                raise GameError(
+                    f"{engine.title} needs at least {engine.min_players} players: "
+                    f"{missing} more must Join, or press Add AI."
+                )
+            state = engine.new_game(table.config, len(table.seats), table.record.seed)
+            lines = [f"The game begins with {len(table.seats)} players."]
+            await core.save_step(table, state, lines, [], [], status="active")
+            log.info(
+                "Game %s (%s) started with %d seats", table.id, table.record.game, len(table.seats)
+            )
+        core.driver.ensure_runner(table)
+        return table
+
+    async def leave(self, game_id: int, person: Person) -> Table:
+        """Leave a lobby (seat freed), or a game in progress (an AI takes the seat)."""
+        table = await self.core.fetch(game_id)
+        seat = table.seat_of(person.id)
+        if seat is None:
+            raise NotSeated("You don't have a seat at this table.")
+        await self._remove(table, seat, reason=f"{person.name} left the table")
+        return table
+
+    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> Table:
+        table = await self.core.fetch(game_id)
+        require_host(table, actor.id, is_admin=is_admin, what="remove a player")
+        seat = table.seat_of(target_id)
+        if seat is None:
+            raise GameError("That person has no seat at this table.")
+        if target_id == actor.id:
+            raise GameError("Use Leave to give up your own seat.")
+        name = table.seats[seat].name
+        await self._remove(table, seat, reason=f"{name} was removed by {actor.name}")
+        return table
+
+    async def cancel(self, game_id: int, actor: Person, *, is_admin: bool) -> Table:
+        table = await self.core.fetch(game_id)
+        async with table.lock:
+            require_host(table, actor.id, is_admin=is_admin, what="cancel the game")
+            await self.core.close_table(table, f"Cancelled by {actor.name}.")
+        return table
+
+    # --- internals ---------------------------------------------------------------------
+
+    @staticmethod
+    def _require_lobby(table: Table) -> None:
+        if table.record.status != "lobby":
+            raise GameError("The game has already started.")
+
+    async def _remove(self, table: Table, seat: int, *, reason: str) -> None:
+        core = self.core
+        async with table.lock:
+            if table.record.status == "lobby":
+                leaving = table.seats[seat]
+                rest = [s for s in table.seats if s.seat != seat]
+                if leaving.user_id == table.record.host_id and not await self._pass_host(
+                    table, rest
+                ):
+                    await core.close_table(table, f"{reason}; the lobby closed.")
+                    return
+                await core.set_seats(table, rest)
+                return
+            old = table.seats[seat]
+            seats = list(table.seats)
+            seats[seat] = SeatRecord(seat=seat, user_id=None, name=f"{old.name} (AI)", is_ai=True)
+            if all(s.is_ai for s in seats):
+                await core.close_table(
+                    table, f"{reason}; with no players left the game was cancelled."
+                )
+                return
+            if old.user_id == table.record.host_id:
+                await self._pass_host(table, seats)
+            await core.set_seats(table, seats)
+            table.note(f"{reason}; an AI plays their seat now.")
+            table.changed.set()
+        await core.presenter.announce(table, f"{reason}; an AI plays their seat now.")
+
+    async def _pass_host(self, table: Table, seats: list[SeatRecord]) -> bool:
+        """Make the first remaining person the host; False if nobody is left to take it."""
+        heir = next((s for s in seats if not s.is_ai and s.user_id is not None), None)
+        if heir is None or heir.user_id is None:
+            return False
+        table.record.host_id = heir.user_id
+        await self.core.db.update_game(table.id, host_id=heir.user_id)
+        return True
+
+
+def require_host(table: Table, user_id: int, *, is_admin: bool, what: str) -> None:
+    if user_id != table.record.host_id and not is_admin:
+        raise NotAllowed(f"Only the host or someone with Manage Server can {what}.")

@@ -1,0 +1,125 @@
+"""What a table shows: the public message and a seat's private view, as plain panels.
+
+Pure functions of a :class:`~bot.tables.table.Table` (rendering the picture happens here, so
+callers run them in a worker thread). Nothing here saves, waits or talks to Discord.
+"""
+
+from __future__ import annotations
+
+from bot.tables.table import Table
+from bot.tables.views import (
+    ADD_AI,
+    CANCEL,
+    HAND,
+    JOIN,
+    LEAVE,
+    REMOVE_AI,
+    START,
+    Control,
+    Field,
+    Panel,
+)
+
+
+def public_panel(table: Table, turn_timeout: float) -> Panel:
+    """The public table message for the table as it stands (``turn_timeout`` in seconds)."""
+    panel = _public_panel(table, turn_timeout)
+    panel.version = table.record.version
+    return panel
+
+
+def private_panel(table: Table, seat: int) -> Panel:
+    """``seat``'s own view of a game in progress, with the moves open to it."""
+    assert table.state is not None
+    engine = table.spec.engine
+    obs = engine.observe(table.state, seat)
+    legal = engine.legal_actions(table.state, seat) if seat in engine.to_act(table.state) else []
+    panel = table.spec.ui.private_panel(obs, legal, table.names)
+    panel.version = table.record.version
+    panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
+    return panel
+
+
+def _public_panel(table: Table, turn_timeout: float) -> Panel:
+    spec, record = table.spec, table.record
+    title = f"{spec.emoji} {spec.title} · game #{table.id}"
+    if record.status == "lobby":
+        return _lobby_panel(table, title, turn_timeout)
+    if record.status == "cancelled":
+        return Panel(
+            title=title,
+            description=table.log[-1] if table.log else "Cancelled.",
+            colour=0x99AAB5,
+        )
+    assert table.state is not None
+    engine = spec.engine
+    obs = engine.observe(table.state, None)
+    image = spec.ui.table_png(obs, table.names, table.log)
+    events = "\n".join(f"• {line}" for line in table.log[-4:])
+    if record.status == "finished":
+        outcome = engine.outcome(table.state)
+        order = sorted(range(len(table.seats)), key=lambda s: outcome.ranks[s])
+        standings = "\n".join(
+            f"{outcome.ranks[s] + 1}. {table.names[s]}: {outcome.scores[s]:g}" for s in order
+        )
+        winners = ", ".join(table.names[w] for w in outcome.winners) or "nobody (a draw)"
+        return Panel(
+            title=f"{title} · finished",
+            description=f"🏆 **{winners}** won.\n\n{events}",
+            fields=[Field("Final standings", standings, inline=False)],
+            colour=0xF1C40F,
+            image_png=image,
+        )
+    to_act = sorted(engine.to_act(table.state))
+    controls: list[Control] = []
+    if len(to_act) == 1 and not table.is_bot_seat(to_act[0]):
+        legal = engine.legal_actions(table.state, to_act[0])
+        controls = spec.ui.public_controls(obs, legal)
+    controls += [
+        Control(HAND, "My hand", "primary", row=4, emoji="🂠"),
+        Control(LEAVE, "Leave", row=4),
+    ]
+    waiting = ", ".join(
+        table.names[s] + (" (AI)" if table.seats[s].autopilot else "") for s in to_act
+    )
+    return Panel(
+        title=title,
+        description=f"{spec.ui.turn_text(obs, table.names)}\n\n{events}".strip(),
+        footer=f"To act: {waiting}",
+        image_png=image,
+        controls=controls,
+    )
+
+
+def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
+    spec, record = table.spec, table.record
+    seats = "\n".join(
+        f"{i + 1}. {s.name}{' (host)' if s.user_id == record.host_id else ''}"
+        for i, s in enumerate(table.seats)
+    )
+    options = spec.ui.options_text(table.config)
+    return Panel(
+        title=f"{title} · lobby",
+        description=(
+            f"Press **Join** to take a seat. The host adds AI players for empty seats "
+            f"and presses **Start** ({spec.engine.min_players} to "
+            f"{spec.engine.max_players} players)."
+        ),
+        fields=[
+            Field("Seats", seats or "(empty)", inline=False),
+            Field("Options", f"{options}\nTurn timer: {turn_timeout / 60:g} min", inline=False),
+        ],
+        controls=[
+            Control(JOIN, "Join", "success", row=0),
+            Control(LEAVE, "Leave", row=0),
+            Control(START, "Start", "primary", row=0),
+            Control(ADD_AI, "Add AI", emoji="🤖", row=1),
+            Control(
+                REMOVE_AI,
+                "Remove AI",
+                row=1,
+                disabled=not any(s.is_ai for s in table.seats),
+            ),
+            Control(CANCEL, "Cancel", "danger", row=1),
+        ],
+    )

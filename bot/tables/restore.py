@@ -1,0 +1,61 @@
+"""Bringing tables back: every live game this process hosts after a start, and one table
+whose stored copy moved on (another process saved it) or that was not in memory yet.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.storage.models import GameRecord
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+
+class Restorer:
+    """Loads tables from storage into the core."""
+
+    def __init__(self, core: TableManager) -> None:
+        self.core = core
+
+    async def restore(self) -> int:
+        """Load every live game this process hosts, refresh its message, resume its turns."""
+        core = self.core
+        count = 0
+        for record in await core.db.active_games():
+            table = self.load(record)
+            if table is None:
+                continue
+            count += 1
+            await self._forgive_downtime(table)
+            if record.message_id is not None:
+                await core.refresh(table, force=True)
+            if record.status == "active":
+                core.driver.ensure_runner(table)
+        return count
+
+    def load(self, record: GameRecord) -> Table | None:
+        """A table for a stored live game, registered with the core (None: unknown game)."""
+        spec = self.core.games.get(record.game)
+        if spec is None:
+            log.warning("Game %s is of an unknown kind %r; left alone", record.id, record.game)
+            return None
+        table = Table(record=record, spec=spec)
+        if record.state_json:
+            table.load_snapshot(record.state_json)
+        return self.core.adopt(table)
+
+    async def _forgive_downtime(self, table: Table) -> None:
+        """Time the bot was away is not the players' fault: leave them half a turn at least."""
+        core = self.core
+        deadline = table.record.deadline_at
+        if table.record.status != "active" or deadline is None:
+            return
+        floor = core.clock() + core.timeout_for(table) / 2
+        if deadline < floor:
+            table.record.deadline_at = floor
+            await core.db.update_game(table.id, deadline_at=floor)
