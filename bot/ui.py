@@ -215,7 +215,7 @@ async def handle_click(
     interaction: discord.Interaction, game_id: int, version: int, action: str
 ) -> None:
     manager = _tables(interaction)
-    table = manager.get(game_id)
+    table = await manager.fetch(game_id)
     who = person(interaction.user)
     private = bool(interaction.message and interaction.message.flags.ephemeral)
     if action == HAND:

@@ -410,13 +410,16 @@ class Database:
         seats: Sequence[SeatRecord] | None = None,
         deadline_at: float | Unchanged | None = UNCHANGED,
         saved_at: float | None = None,
+        expected_version: int | None = None,
     ) -> None:
         """Persist one step of play atomically: snapshot, new action rows, games row.
 
         Raises :class:`VersionConflict` unless ``version`` is greater than the stored one
-        (the optimistic guard against two writers), and :class:`GameClosed` once the game
-        is finished or cancelled. Action versions must increase, be newer than the stored
-        version and not exceed ``version``. On any error nothing is written.
+        (the optimistic guard against two writers) and, when ``expected_version`` is given,
+        unless the stored version is exactly that (the version the move was made from), and
+        :class:`GameClosed` once the game is finished or cancelled. Action versions must
+        increase, be newer than the stored version and not exceed ``version``. On any error
+        nothing is written.
         """
         if status is not None:
             _check_status(status)
@@ -434,7 +437,7 @@ class Database:
             if row["status"] in CLOSED_STATUSES:
                 raise GameClosed(game_id, row["status"])
             stored = int(row["version"])
-            if version <= stored:
+            if version <= stored or (expected_version is not None and stored != expected_version):
                 raise VersionConflict(game_id, stored, version)
             if action_versions and action_versions[0] <= stored:
                 raise VersionConflict(game_id, stored, action_versions[0])
@@ -474,13 +477,32 @@ class Database:
         async with self._read() as conn:
             return await self._load(conn, game_id)
 
-    async def active_games(self, guild_id: int | None = None) -> list[GameRecord]:
-        """Games in the lobby or being played (what to restore after a restart), oldest first."""
+    async def active_games(
+        self,
+        guild_id: int | None = None,
+        *,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
+    ) -> list[GameRecord]:
+        """Games in the lobby or being played (what to restore after a restart), oldest first.
+
+        With ``shard_ids`` and ``shard_count``, only games of servers on those shards
+        (Discord's ``(guild_id >> 22) % shard_count``).
+        """
         where = "WHERE g.status IN ('lobby', 'active')"
         params: tuple[Any, ...] = ()
         if guild_id is not None:
             where += " AND g.guild_id = ?"
             params = (guild_id,)
+        if shard_ids is not None or shard_count is not None:
+            if shard_ids is None or not shard_count or shard_count < 1:
+                raise InvalidArgument("shard_ids and a positive shard_count go together")
+            ids = sorted({int(i) for i in shard_ids})
+            if not ids:
+                return []
+            marks = ", ".join("?" * len(ids))
+            where += f" AND ((g.guild_id >> 22) % ?) IN ({marks})"
+            params = (*params, int(shard_count), *ids)
         async with self._read() as conn:
             return await self._games(conn, f"{where} ORDER BY g.id", params)
 

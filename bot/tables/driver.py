@@ -15,7 +15,7 @@ import random
 from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError
-from bot.storage.errors import GameClosed, VersionConflict
+from bot.tables.protocols import TableMovedOn
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class TurnDriver:
             action = engine.ai_action(observation, rng)
             try:
                 await core.apply(table, seat, action, None)
-            except (VersionConflict, GameClosed):
+            except TableMovedOn:
                 # Another process moved this table on; core.apply reloaded it. Look again.
                 return
             except GameError:

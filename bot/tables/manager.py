@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from bot.engines.base import GameError
 from bot.storage.db import Database
+from bot.storage.errors import GameClosed, VersionConflict
 from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
 from bot.tables import panels
 from bot.tables.driver import TurnDriver
@@ -33,7 +34,9 @@ from bot.tables.protocols import (
     NotSeated,
     NotYourTurn,
     Presenter,
+    Shards,
     StaleAction,
+    TableMovedOn,
     TableNotFound,
 )
 from bot.tables.restore import Restorer
@@ -63,8 +66,11 @@ class TableManager:
         ai_delay: float = 1.2,
         turn_timeout: float = 300,
         clock: Callable[[], float] = time.time,
+        shards: Shards | None = None,
     ) -> None:
         self.db = db
+        self.shards = shards
+        """The shards this process runs (None: every server); set once the bot knows."""
         self.games = dict(games)
         self.presenter = presenter
         self.turn_timeout = turn_timeout
@@ -73,6 +79,8 @@ class TableManager:
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
         self._tables: dict[int, Table] = {}
+        self._loading = asyncio.Lock()
+        self._background: set[asyncio.Task[None]] = set()
 
     # --- lookup ------------------------------------------------------------------------
 
@@ -84,8 +92,29 @@ class TableManager:
         return table
 
     async def fetch(self, game_id: int) -> Table:
-        """Like :meth:`get`; a live table not in memory yet is loaded from storage."""
+        """Like :meth:`get`; a live table of ours not in memory yet is loaded from storage.
+
+        That happens when a click arrives before start-up has restored every table, or after
+        this process took over a shard from another one.
+        """
+        table = self._tables.get(game_id)
+        if table is not None:
+            return self.get(game_id)
+        async with self._loading:
+            if game_id not in self._tables:
+                record = await self.db.load_game(game_id)
+                if record is None or not record.is_live or not self.owns(record.guild_id):
+                    raise TableNotFound("That game has ended or no longer exists.")
+                loaded = self.restorer.load(record)
+                if loaded is None:
+                    raise TableNotFound("That game has ended or no longer exists.")
+                if loaded.record.status == "active":
+                    self.driver.ensure_runner(loaded)
         return self.get(game_id)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True if this process hosts the tables of that server (its shard is ours)."""
+        return self.shards is None or self.shards.owns(guild_id)
 
     def adopt(self, table: Table) -> Table:
         """Register a table with this process (the one in memory wins if already held)."""
@@ -171,7 +200,10 @@ class TableManager:
             if seat not in to_act:
                 waiting = ", ".join(table.names[s] for s in sorted(to_act)) or "nobody"
                 raise NotYourTurn(f"It's not your move: waiting for {waiting}.")
-            if version is not None and table.acted_since(seat, version):
+            if version is not None and (
+                version > table.record.version or table.acted_since(seat, version)
+            ):
+                # A version the table has not reached is not a real click on our controls.
                 raise StaleAction("Those controls are out of date: use the ones on the table now.")
             await self.apply(table, seat, action, user_id)
         return table
@@ -224,14 +256,23 @@ class TableManager:
         version = table.record.version + 1
         finished = status == "finished"
         deadline = None if finished else self._deadline(table, state)
-        await self.db.save_progress(
-            table.id,
-            version=version,
-            state_json=table.snapshot_json(state, lines, history),
-            actions=actions,
-            status=status,
-            deadline_at=deadline,
-        )
+        try:
+            await self.db.save_progress(
+                table.id,
+                version=version,
+                expected_version=table.record.version,
+                state_json=table.snapshot_json(state, lines, history),
+                actions=actions,
+                status=status,
+                deadline_at=deadline,
+            )
+        except (VersionConflict, GameClosed) as error:
+            # Another process saved this table since we loaded it: ours is out of date.
+            log.warning("Game %s moved on elsewhere (%s); reloading it", table.id, error)
+            await self.restorer.reload(table)
+            raise TableMovedOn(
+                "The table moved on while you chose: look at it again and make your move."
+            ) from None
         table.state, table.log, table.history = state, lines, history
         table.record.version = version
         table.record.deadline_at = deadline
@@ -334,6 +375,12 @@ class TableManager:
                     await self.attach_message(table, moved)
             table.shown_version = revision
 
+    def refresh_soon(self, table: Table) -> None:
+        """Refresh the table's message in the background (for callers holding its lock)."""
+        task = asyncio.create_task(self.refresh(table), name=f"refresh-{table.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     @staticmethod
     def _revision(table: Table) -> int:
         return hash((table.record.version, table.record.status, tuple(map(repr, table.seats))))
@@ -346,3 +393,5 @@ class TableManager:
 
     async def close(self) -> None:
         await self.driver.close(list(self._tables.values()))
+        for task in list(self._background):
+            task.cancel()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -85,3 +86,19 @@ class StaleAction(GameError):
 
 class TableNotFound(GameError):
     """No such table, or it has ended."""
+
+
+class TableMovedOn(StaleAction):
+    """The stored table is newer than ours (another process saved it); it was reloaded."""
+
+
+class Shards(Protocol):
+    """Which Discord shards this process runs; a table belongs to its server's shard."""
+
+    @property
+    def shard_ids(self) -> Sequence[int]: ...
+
+    @property
+    def shard_count(self) -> int: ...
+
+    def owns(self, guild_id: int | None) -> bool: ...

@@ -26,7 +26,14 @@ class Restorer:
         """Load every live game this process hosts, refresh its message, resume its turns."""
         core = self.core
         count = 0
-        for record in await core.db.active_games():
+        shards = core.shards
+        if shards is None:
+            records = await core.db.active_games()
+        else:
+            records = await core.db.active_games(
+                shard_ids=list(shards.shard_ids), shard_count=shards.shard_count
+            )
+        for record in records:
             table = self.load(record)
             if table is None:
                 continue
@@ -48,6 +55,21 @@ class Restorer:
         if record.state_json:
             table.load_snapshot(record.state_json)
         return self.core.adopt(table)
+
+    async def reload(self, table: Table) -> None:
+        """Replace a table's record and play with the stored ones (lock held).
+
+        For a table another process saved since we loaded it: the stored copy is the truth.
+        """
+        record = await self.core.db.load_game(table.id)
+        if record is None:
+            table.record.status = "cancelled"
+        else:
+            table.record = record
+            if record.state_json:
+                table.load_snapshot(record.state_json)
+        table.changed.set()
+        self.core.refresh_soon(table)
 
     async def _forgive_downtime(self, table: Table) -> None:
         """Time the bot was away is not the players' fault: leave them half a turn at least."""

@@ -223,3 +223,13 @@ async def test_downtime_does_not_eat_a_players_turn(db: Database) -> None:
     stored = await db.load_game(table.id)
     assert stored is not None and stored.deadline_at == 5_030.0
     await second.close()
+
+
+async def test_a_version_the_table_has_not_reached_is_refused(manager: TableManager) -> None:
+    table = await _game(manager, ALICE, BOB)
+    await manager.start(table.id, ALICE)
+    with pytest.raises(StaleAction):
+        await manager.act(table.id, ALICE.id, "add1", table.record.version + 1_000_000)
+    assert table.state is not None and table.state.totals == [0, 0]
+    await manager.act(table.id, ALICE.id, "add1", table.record.version)  # the real one works
+    assert table.state.totals == [1, 0]
