@@ -1,4 +1,5 @@
-"""Storage: the only place in the bot with SQL (SQLite through aiosqlite).
+"""Storage: the only place in the bot with SQL (SQLite through aiosqlite, or PostgreSQL
+through asyncpg when ``DATABASE_URL`` names one).
 
 Import from here: ``from bot.storage import Database, GameRecord, SeatRecord, ...``.
 """

@@ -1,13 +1,15 @@
-"""The SQLite store: games, seats, snapshots, the action log, results and ratings.
+"""The store: games, seats, snapshots, the action log, results and ratings.
 
 Why it looks like this:
 
-* One aiosqlite connection in autocommit mode; transactions are explicit
-  (``BEGIN IMMEDIATE`` ... ``COMMIT``) so every write method is exactly one transaction.
-* One :class:`asyncio.Lock` serialises every use of the connection, reads included: a
-  transaction spans several awaits, and a reader interleaved on the same connection would
-  otherwise see another task's uncommitted (possibly rolled back) rows.
-* WAL mode and a busy timeout so a second process (a backup, a shell) can read meanwhile.
+* One :class:`Database` for both backends (``backends.py``): an SQLite file by default, or
+  PostgreSQL shared by several bot processes. Every SQL statement is written once.
+* Every write method is exactly one transaction. On SQLite one lock serialises the one
+  connection (``BEGIN IMMEDIATE`` holds the file's write lock); on PostgreSQL each
+  transaction has its own pooled connection and locks what two processes could race on:
+  the game's row (``FOR UPDATE``) for progress, and a per-board advisory lock for ratings.
+* WAL mode and a short busy timeout on SQLite, so a second process (a backup, a shell) can
+  read meanwhile and a locked file is reported before Discord's 3-second deadline.
 * Cancelling a task that awaits a write leaves the write wholly applied or wholly absent
   (a cancel that lands during COMMIT may still see it applied): reload to know which.
 * Parameterised SQL only; the few column names put into SQL text come from fixed
@@ -16,20 +18,23 @@ Why it looks like this:
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import itertools
 import json
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Generator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
 
-import aiosqlite
-
+from .backends import (
+    Backend,
+    Conn,
+    PostgresBackend,
+    Row,
+    SqliteBackend,
+    is_postgres_url,
+)
 from .errors import GameClosed, GameNotFound, InvalidArgument, VersionConflict
 from .migrations import MIGRATIONS, Migration, current_version, migrate
 from .models import (
@@ -48,7 +53,6 @@ from .models import (
 )
 from .ratings import Skill, rate_match, split_results
 
-BUSY_TIMEOUT_MS: Final = 5000
 _VALID_STATUSES: Final = frozenset({"lobby", "active", "finished", "cancelled"})
 _SQLITE_MAX_VARS: Final = 500  # chunk size for IN (...) lists, well under SQLite's limit
 
@@ -114,8 +118,8 @@ def _chunks(values: Sequence[int]) -> Generator[Sequence[int], None, None]:
 class _Opener:
     """What :meth:`Database.open` returns: awaitable, and usable as ``async with``."""
 
-    def __init__(self, path: str | Path, migrations: Sequence[Migration]) -> None:
-        self._path = path
+    def __init__(self, target: str | Path, migrations: Sequence[Migration]) -> None:
+        self._path = target
         self._migrations = migrations
         self._db: Database | None = None
 
@@ -137,51 +141,45 @@ class _Opener:
 
 
 class Database:
-    """Async access to the bot's SQLite file. Create with :meth:`open`, never directly."""
+    """Async access to the bot's storage. Create with :meth:`open`, never directly."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn = conn
-        self._path = path
-        self._lock = asyncio.Lock()
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
         self._closed = False
 
     # ------------------------------------------------------------------ lifecycle
 
     @staticmethod
-    def open(path: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS) -> _Opener:
-        """Open (creating if needed) and migrate the database at ``path``.
+    def open(target: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS) -> _Opener:
+        """Open (creating if needed) and migrate the database at ``target``.
 
-        ``db = await Database.open(path)`` or ``async with Database.open(path) as db``.
-        ``":memory:"`` gives a private in-memory database for tests. ``migrations`` exists
-        for tests of the migration runner.
+        ``target`` is a ``postgresql://`` URL, or else an SQLite file path (``":memory:"``
+        gives a private in-memory database for tests). ``db = await Database.open(t)`` or
+        ``async with Database.open(t) as db``. ``migrations`` exists for tests of the
+        migration runner.
         """
-        return _Opener(path, migrations)
+        return _Opener(target, migrations)
 
     @classmethod
-    async def _open(cls, path: str | Path, migrations: Sequence[Migration]) -> Database:
-        target = str(path)
-        if target != ":memory:" and not target.startswith("file:"):
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(target, isolation_level=None)
+    async def _open(cls, target: str | Path, migrations: Sequence[Migration]) -> Database:
+        backend: Backend
+        if is_postgres_url(target):
+            backend = await PostgresBackend.open(str(target))
+        else:
+            backend = await SqliteBackend.open(target)
         try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await migrate(conn, migrations)
+            await migrate(backend, migrations)
         except BaseException:
-            await conn.close()
+            await backend.close()
             raise
-        return cls(conn, target)
+        return cls(backend)
 
     async def close(self) -> None:
-        """Close the connection (safe to call twice)."""
+        """Close the connection(s) (safe to call twice)."""
         if self._closed:
             return
         self._closed = True
-        async with self._lock:
-            await self._conn.close()
+        await self._backend.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -196,7 +194,13 @@ class Database:
 
     @property
     def path(self) -> str:
-        return self._path
+        """The SQLite path or PostgreSQL URL this database was opened from."""
+        return self._backend.target
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._backend.dialect
 
     async def schema_version(self) -> int:
         """The highest applied migration number."""
@@ -205,58 +209,40 @@ class Database:
 
     async def journal_mode(self) -> str:
         """SQLite's journal mode (``"wal"`` for files, ``"memory"`` for ``:memory:``)."""
+        if self.dialect != "sqlite":
+            return self.dialect
         async with self._read() as conn:
-            rows = await conn.execute_fetchall("PRAGMA journal_mode")
-            return str(next(iter(rows))[0]).lower()
+            row = await conn.fetchone("PRAGMA journal_mode")
+            return str(row[0]).lower() if row is not None else ""
 
     # ------------------------------------------------------------------ plumbing
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            yield self._conn
+    def _read(self) -> Any:
+        """A connection to read with (``async with``)."""
+        return self._backend.read()
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction under the lock: commit on success, roll back on any error."""
-        async with self._lock:
-            conn = self._conn
-            try:
-                await conn.execute("BEGIN IMMEDIATE")
-                yield conn
-                await conn.execute("COMMIT")
-            except BaseException:
-                # sqlite3's rollback() is a no-op outside a transaction, and it runs on the
-                # connection's worker thread after every statement queued before it (even
-                # one whose awaiting task was cancelled). Shielded so a second cancellation
-                # cannot stop it; later transactions queue behind it.
-                await asyncio.shield(conn.rollback())
-                raise
+    def _write(self) -> Any:
+        """One transaction (``async with``): commit on success, roll back on any error."""
+        return self._backend.write()
 
-    @staticmethod
-    async def _fetchone(
-        conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> sqlite3.Row | None:
-        async with conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+    async def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of one read-only statement (for tests and maintenance tools)."""
+        async with self._read() as conn:
+            return await conn.fetchall(sql, params)
 
-    @staticmethod
-    async def _fetchall(
-        conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-    ) -> list[sqlite3.Row]:
-        return list(await conn.execute_fetchall(sql, params))
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in its own transaction (for tests and maintenance tools)."""
+        async with self._write() as conn:
+            return await conn.execute(sql, params)
 
-    async def _games(
-        self, conn: aiosqlite.Connection, where: str, params: Sequence[Any]
-    ) -> list[GameRecord]:
+    async def _games(self, conn: Conn, where: str, params: Sequence[Any]) -> list[GameRecord]:
         """Load games matching a fixed ``where`` clause, with their seats, in two queries."""
-        rows = await self._fetchall(conn, f"{_GAME_SELECT} {where}", params)
+        rows = await conn.fetchall(f"{_GAME_SELECT} {where}", params)
         ids = [int(row["id"]) for row in rows]
         seats: dict[int, list[SeatRecord]] = {game_id: [] for game_id in ids}
         for chunk in _chunks(ids):
             marks = ", ".join("?" * len(chunk))
-            for seat in await self._fetchall(
-                conn,
+            for seat in await conn.fetchall(
                 "SELECT game_id, seat, user_id, name, is_ai, autopilot FROM seats"
                 f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
                 chunk,
@@ -292,14 +278,16 @@ class Database:
             for row in rows
         ]
 
-    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord | None:
+    async def _load(self, conn: Conn, game_id: int) -> GameRecord | None:
         games = await self._games(conn, "WHERE g.id = ?", (game_id,))
         return games[0] if games else None
 
-    async def _require(self, conn: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
-        row = await self._fetchone(
-            conn,
-            "SELECT id, guild_id, game, status, version, results_recorded FROM games WHERE id = ?",
+    async def _require(self, conn: Conn, game_id: int, *, lock: bool = False) -> Row:
+        """The game's row, or :class:`GameNotFound`. ``lock``: hold its row lock until the
+        transaction ends (PostgreSQL; SQLite's write transaction already excludes others)."""
+        row = await conn.fetchone(
+            "SELECT id, guild_id, game, status, version, results_recorded FROM games WHERE id = ?"
+            + (" FOR UPDATE" if lock and conn.dialect == "postgresql" else ""),
             (game_id,),
         )
         if row is None:
@@ -307,9 +295,7 @@ class Database:
         return row
 
     @staticmethod
-    async def _replace_seats(
-        conn: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRecord]
-    ) -> None:
+    async def _replace_seats(conn: Conn, game_id: int, seats: Sequence[SeatRecord]) -> None:
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
             "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot)"
@@ -336,10 +322,10 @@ class Database:
         _check_seats(seats)
         config_json = json.dumps(config)
         async with self._write() as conn:
-            cursor = await conn.execute(
+            inserted = await conn.fetchone(
                 "INSERT INTO games (guild_id, channel_id, thread_id, game, host_id, status,"
                 " config_json, seed, version, created_at)"
-                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?)",
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, 0, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -351,8 +337,8 @@ class Database:
                     time.time() if created_at is None else created_at,
                 ),
             )
-            game_id = cursor.lastrowid
-            assert game_id is not None
+            assert inserted is not None
+            game_id = int(inserted[0])
             await self._replace_seats(conn, game_id, seats)
             record = await self._load(conn, game_id)
         assert record is not None
@@ -387,7 +373,7 @@ class Database:
             seats = [SeatRecord.model_validate(seat) for seat in seats]
             _check_seats(seats)
         async with self._write() as conn:
-            await self._require(conn, game_id)
+            await self._require(conn, game_id, lock=True)
             if assignments:
                 await conn.execute(
                     f"UPDATE games SET {', '.join(assignments)} WHERE id = ?",
@@ -433,7 +419,7 @@ class Database:
                 f"action version {action_versions[-1]} is beyond the saved version {version}"
             )
         async with self._write() as conn:
-            row = await self._require(conn, game_id)
+            row = await self._require(conn, game_id, lock=True)
             if row["status"] in CLOSED_STATUSES:
                 raise GameClosed(game_id, row["status"])
             stored = int(row["version"])
@@ -463,11 +449,11 @@ class Database:
                 assignments.append("deadline_at = ?")
                 params.append(deadline_at)
             # The version condition repeats the guard inside the statement itself.
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE games SET {', '.join(assignments)} WHERE id = ? AND version < ?",
                 (*params, game_id, version),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict(game_id, stored, version)
             if seats is not None:
                 await self._replace_seats(conn, game_id, seats)
@@ -520,8 +506,7 @@ class Database:
     async def actions(self, game_id: int, *, after_version: int = 0) -> list[ActionRecord]:
         """The game's action log in order (optionally only entries after a version)."""
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
+            rows = await conn.fetchall(
                 "SELECT version, seat, action, user_id, at FROM actions"
                 " WHERE game_id = ? AND version > ? ORDER BY version",
                 (game_id, after_version),
@@ -531,13 +516,13 @@ class Database:
     async def cancel_game(self, game_id: int, ended_at: float | None = None) -> bool:
         """Cancel a live game. True if it was cancelled now, False if it had already ended."""
         async with self._write() as conn:
-            await self._require(conn, game_id)
-            cursor = await conn.execute(
+            await self._require(conn, game_id, lock=True)
+            changed = await conn.execute(
                 "UPDATE games SET status = 'cancelled', ended_at = ?, deadline_at = NULL"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
                 (time.time() if ended_at is None else ended_at, game_id),
             )
-            return cursor.rowcount == 1
+            return changed == 1
 
     # ------------------------------------------------------------------ results
 
@@ -566,7 +551,7 @@ class Database:
         now = time.time() if ended_at is None else ended_at
 
         async with self._write() as conn:
-            row = await self._require(conn, game_id)
+            row = await self._require(conn, game_id, lock=True)
             if row["guild_id"] != guild_id or row["game"] != game:
                 raise InvalidArgument(
                     f"game {game_id} belongs to guild {row['guild_id']} / {row['game']!r},"
@@ -576,13 +561,15 @@ class Database:
                 return await self._rating_changes(conn, game_id)
             if row["status"] == "cancelled":
                 raise GameClosed(game_id, "cancelled")
+            # Two games sharing a player may end at once in two processes: rate them one
+            # after the other, each from the ratings the other left.
+            await conn.lock_key(f"board:{guild_id}:{game}")
 
             keys = [*humans, *([AI_USER_ID] if ais else [])]
             current: dict[int, Skill] = {}
             for chunk in _chunks(keys):
                 marks = ", ".join("?" * len(chunk))
-                for p in await self._fetchall(
-                    conn,
+                for p in await conn.fetchall(
                     "SELECT user_id, mu, sigma FROM players"
                     f" WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
                     (guild_id, game, *chunk),
@@ -624,8 +611,9 @@ class Database:
                 "INSERT INTO players (guild_id, game, user_id, name, games, wins, points,"
                 " mu, sigma, rating, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
-                " name = excluded.name, games = games + 1, wins = wins + excluded.wins,"
-                " points = points + excluded.points, mu = excluded.mu,"
+                " name = excluded.name, games = players.games + 1,"
+                " wins = players.wins + excluded.wins,"
+                " points = players.points + excluded.points, mu = excluded.mu,"
                 " sigma = excluded.sigma, rating = excluded.rating,"
                 " updated_at = excluded.updated_at",
                 [
@@ -659,10 +647,9 @@ class Database:
                 for uid, r in sorted(humans.items(), key=lambda item: (item[1].rank, item[1].seat))
             ]
 
-    async def _rating_changes(self, conn: aiosqlite.Connection, game_id: int) -> list[RatingChange]:
+    async def _rating_changes(self, conn: Conn, game_id: int) -> list[RatingChange]:
         """Rating changes as recorded by an earlier :meth:`finish_game`."""
-        rows = await self._fetchall(
-            conn,
+        rows = await conn.fetchall(
             "SELECT user_id, name, rating_before, rating_after FROM results"
             " WHERE game_id = ? AND is_ai = 0 ORDER BY rank, seat",
             (game_id,),
@@ -682,8 +669,7 @@ class Database:
     async def results(self, game_id: int) -> list[SeatResult]:
         """Per-seat results of a finished game (empty if none were recorded)."""
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
+            rows = await conn.fetchall(
                 "SELECT seat, user_id, name, is_ai, rank, score, won FROM results"
                 " WHERE game_id = ? ORDER BY rank, seat",
                 (game_id,),
@@ -710,16 +696,14 @@ class Database:
             )
             params.append(user_id)
         async with self._read() as conn:
-            games = await self._fetchall(
-                conn,
+            games = await conn.fetchall(
                 f"SELECT g.id, g.game, g.ended_at FROM games AS g WHERE {' AND '.join(where)}"
                 " ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
                 (*params, limit),
             )
             out: list[FinishedGame] = []
             for g in games:
-                rows = await self._fetchall(
-                    conn,
+                rows = await conn.fetchall(
                     "SELECT seat, user_id, name, is_ai, rank, score, won FROM results"
                     " WHERE game_id = ? ORDER BY rank, seat",
                     (g["id"],),
@@ -747,13 +731,11 @@ class Database:
         if offset < 0 or limit < 0:
             raise InvalidArgument("offset and limit must not be negative")
         async with self._read() as conn:
-            total_row = await self._fetchone(
-                conn,
+            total_row = await conn.fetchone(
                 "SELECT COUNT(*) FROM players WHERE guild_id = ? AND game = ? AND user_id != 0",
                 (guild_id, game),
             )
-            rows = await self._fetchall(
-                conn,
+            rows = await conn.fetchall(
                 f"SELECT p.*, {_POSITION_SQL} AS position FROM players AS p"
                 " WHERE p.guild_id = ? AND p.game = ? AND p.user_id != 0"
                 " ORDER BY p.rating DESC, p.wins DESC, p.games DESC, p.user_id"
@@ -766,8 +748,7 @@ class Database:
     async def user_stats(self, guild_id: int, user_id: int) -> list[UserStats]:
         """A user's record in every game they have finished on a server, by game name."""
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
+            rows = await conn.fetchall(
                 f"SELECT p.*, {_POSITION_SQL} AS position,"
                 " (SELECT COUNT(*) FROM players AS b WHERE b.guild_id = p.guild_id"
                 "  AND b.game = p.game AND b.user_id != 0) AS board_size"
@@ -787,8 +768,7 @@ class Database:
         cutoff = (time.time() if now is None else now) - older_than_days * 86400.0
         old = "SELECT id FROM games WHERE status IN ('finished', 'cancelled') AND ended_at < ?"
         async with self._write() as conn:
-            row = await self._fetchone(
-                conn,
+            row = await conn.fetchone(
                 f"SELECT COUNT(*) FROM ({old}) AS o WHERE"
                 " EXISTS (SELECT 1 FROM snapshots AS s WHERE s.game_id = o.id)"
                 " OR EXISTS (SELECT 1 FROM actions AS a WHERE a.game_id = o.id)",
@@ -799,7 +779,7 @@ class Database:
         return int(row[0]) if row is not None else 0
 
 
-def _seat_result(r: sqlite3.Row) -> SeatResult:
+def _seat_result(r: Row) -> SeatResult:
     return SeatResult(
         seat=r["seat"],
         user_id=r["user_id"],

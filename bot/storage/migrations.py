@@ -12,8 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
+from .backends import Backend, Conn
 from .errors import MigrationError, SchemaTooNew
 
 
@@ -141,46 +140,48 @@ def check_migrations(migrations: Sequence[Migration]) -> None:
             )
 
 
-async def current_version(conn: aiosqlite.Connection) -> int:
+async def current_version(conn: Conn) -> int:
     """The highest applied migration (0 for a fresh database)."""
-    rows = await conn.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-    return int(next(iter(rows))[0])
+    row = await conn.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+    return int(row[0]) if row is not None else 0
 
 
-async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration]) -> list[int]:
+async def migrate(backend: Backend, migrations: Sequence[Migration]) -> list[int]:
     """Apply the missing migrations, each in its own transaction; return the versions applied.
 
-    ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
-    are the only ones. The applied set is re-read inside each ``BEGIN IMMEDIATE`` so two
-    processes opening the same file at once cannot apply a step twice.
+    The applied set is re-read inside each migration's transaction, and on PostgreSQL the
+    whole run holds an advisory lock, so two processes starting at once never apply a step
+    twice. Statements are written for SQLite; ``backend.ddl`` renders them for PostgreSQL.
     """
     check_migrations(migrations)
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-    )
-    known = len(migrations)
-    found = await current_version(conn)
+    async with backend.exclusive() as conn:
+        await conn.execute(
+            backend.ddl(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            )
+        )
+        known = len(migrations)
+        found = await current_version(conn)
     if found > known:
         raise SchemaTooNew(
             f"database schema is at version {found}, this build knows only up to {known}"
         )
     applied: list[int] = []
-    for migration in migrations[found:]:
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            if await current_version(conn) >= migration.version:
-                await conn.rollback()
-                continue
-            for statement in migration.statements:
-                await conn.execute(statement)
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, time.time()),
-            )
-            await conn.execute("COMMIT")
-        except Exception as error:
-            await conn.rollback()
-            raise MigrationError(f"migration {migration.name!r} failed: {error}") from error
-        applied.append(migration.version)
+    async with backend.exclusive():
+        for migration in migrations[found:]:
+            try:
+                async with backend.write() as tx:
+                    if await current_version(tx) >= migration.version:
+                        continue
+                    for statement in migration.statements:
+                        await tx.execute(backend.ddl(statement))
+                    await tx.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at)"
+                        " VALUES (?, ?, ?)",
+                        (migration.version, migration.name, time.time()),
+                    )
+            except Exception as error:
+                raise MigrationError(f"migration {migration.name!r} failed: {error}") from error
+            applied.append(migration.version)
     return applied

@@ -1,4 +1,4 @@
-"""Fixtures for storage tests: a fresh in-memory database per test."""
+"""Fixtures for storage tests: a fresh database per test, on each backend."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ import pytest
 from bot.storage import Database
 
 
-@pytest.fixture
-async def db() -> AsyncIterator[Database]:
-    database = await Database.open(":memory:")
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db(request: pytest.FixtureRequest) -> AsyncIterator[Database]:
+    """Every storage test runs against an in-memory SQLite and a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        target = ":memory:"
+    else:
+        target = await request.getfixturevalue("postgres").create_database()
+    database = await Database.open(target)
     try:
         yield database
     finally:

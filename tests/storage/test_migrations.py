@@ -54,9 +54,8 @@ async def test_reopen_is_idempotent(tmp_path: Path) -> None:
 async def test_wal_mode_and_pragmas(tmp_path: Path) -> None:
     async with Database.open(tmp_path / "bot.db") as db:
         assert await db.journal_mode() == "wal"
-        conn = db._conn
-        assert next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0] == 1
-        assert next(iter(await conn.execute_fetchall("PRAGMA busy_timeout")))[0] >= 1000
+        assert (await db._query("PRAGMA foreign_keys"))[0][0] == 1
+        assert 1000 <= (await db._query("PRAGMA busy_timeout"))[0][0] < 3000
     with sqlite3.connect(tmp_path / "bot.db") as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -75,9 +74,7 @@ async def test_upgrade_from_first_migration_keeps_data(tmp_path: Path) -> None:
     async with Database.open(path, migrations=(*MIGRATIONS, EXTRA)) as db:
         assert await db.schema_version() == EXTRA.version
         assert await db.load_game(record.id) == record
-        await db._conn.execute(
-            "INSERT INTO test_notes (game_id, note) VALUES (?, ?)", (record.id, "hello")
-        )
+        await db._run("INSERT INTO test_notes (game_id, note) VALUES (?, ?)", (record.id, "hello"))
     assert "test_notes" in tables(path)
     assert applied(path)[-1] == (EXTRA.version, EXTRA.name)
     # Reopening with the longer list again applies nothing new.
@@ -134,5 +131,5 @@ async def test_hot_queries_use_indexes() -> None:
     ]
     async with Database.open(":memory:") as db:
         for sql in queries:
-            plan = [str(r[3]) for r in await db._conn.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}")]
+            plan = [str(r[3]) for r in await db._query(f"EXPLAIN QUERY PLAN {sql}")]
             assert not any(step.startswith("SCAN") for step in plan), (sql, plan)

@@ -146,7 +146,7 @@ async def test_ai_pseudo_player_is_rated_but_never_listed(db: Database) -> None:
     rows, total = await db.leaderboard(GUILD, "qdice")
     assert total == 1 and [r.user_id for r in rows] == [1]
     assert rows[0].rating < NEWCOMER
-    raw = await db._conn.execute_fetchall(
+    raw = await db._query(
         "SELECT name, games, wins, rating FROM players WHERE user_id = ?", (AI_USER_ID,)
     )
     ((name, games, wins, rating),) = [tuple(r) for r in raw]
@@ -169,9 +169,7 @@ async def test_beating_a_strong_ai_pays_more(db: Database) -> None:
 async def test_two_ai_seats_average_into_one_pseudo_player(db: Database) -> None:
     a = human(0, 1)
     await play_out(db, [[a], [ai(1)], [ai(2)]])
-    raw = await db._conn.execute_fetchall(
-        "SELECT games, wins, mu, sigma FROM players WHERE user_id = 0"
-    )
+    raw = await db._query("SELECT games, wins, mu, sigma FROM players WHERE user_id = 0")
     ((games, wins, mu, sigma),) = [tuple(r) for r in raw]
     assert (games, wins) == (1, 0)
     start = MODEL.rating()
@@ -252,8 +250,8 @@ async def test_leaderboard_ordering_and_pagination(db: Database) -> None:
 async def test_equal_ratings_break_ties_by_wins_then_games(db: Database) -> None:
     await play_out(db, [[human(0, 1)], [human(1, 2)]])
     # Force equal ratings to check the secondary keys.
-    await db._conn.execute("UPDATE players SET rating = 1000 WHERE user_id IN (1, 2, 3)")
-    await db._conn.execute(
+    await db._run("UPDATE players SET rating = 1000 WHERE user_id IN (1, 2, 3)")
+    await db._run(
         "INSERT INTO players (guild_id, game, user_id, name, games, wins, points, mu, sigma,"
         " rating, updated_at) VALUES (?, 'qdice', 3, 'c', 5, 0, 0, 25, 8, 1000, 0)",
         (GUILD,),

@@ -1,0 +1,283 @@
+"""The two places a :class:`~bot.storage.db.Database` can keep its rows: an SQLite file
+(aiosqlite) for one process, or a PostgreSQL server (asyncpg) that several processes share.
+
+The SQL in ``db.py`` and ``migrations.py`` is written once, in the dialect both accept, with
+``?`` placeholders; a backend only adapts what truly differs:
+
+* placeholders: ``?`` for SQLite, ``$1, $2, …`` for PostgreSQL (converted once per statement);
+* schema types: migrations are written for SQLite and :func:`postgres_ddl` renders them for
+  PostgreSQL (64-bit integers, double precision, identity keys), so one numbered list serves
+  both;
+* transactions: SQLite has one connection, one :class:`asyncio.Lock` and ``BEGIN IMMEDIATE``
+  (the whole file is the write lock); PostgreSQL has a pool, one connection per transaction,
+  and explicit row and advisory locks where two processes could race (see ``db.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+import aiosqlite
+
+BUSY_TIMEOUT_MS: Final = 2000
+"""How long SQLite waits for another writer; kept under Discord's 3-second answer deadline."""
+
+Row = Mapping[str, Any]
+"""A result row: ``sqlite3.Row`` or ``asyncpg.Record``; both index by name and position."""
+
+POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+class Conn(Protocol):
+    """One connection inside a transaction (or a read), whatever the backend."""
+
+    dialect: str
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def lock_key(self, key: str) -> None:
+        """Hold a lock named ``key`` until this transaction ends (other processes wait)."""
+
+
+# --------------------------------------------------------------------------------- SQLite
+
+
+class SqliteConn:
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.raw = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.raw.execute(sql, params) as cursor:
+            return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.raw.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async with self.raw.execute(sql, params) as cursor:
+            return await cursor.fetchone()  # type: ignore[return-value]
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.raw.execute_fetchall(sql, params))  # type: ignore[arg-type]
+
+    async def lock_key(self, key: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole file's write lock."""
+
+
+class SqliteBackend:
+    """One aiosqlite connection in autocommit mode; one asyncio lock serialises every use.
+
+    A transaction spans several awaits, and a reader interleaved on the same connection
+    would otherwise see another task's uncommitted (possibly rolled back) rows.
+    """
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, target: str) -> None:
+        self._conn = SqliteConn(conn)
+        self._lock = asyncio.Lock()
+        self.target = target
+
+    @classmethod
+    async def open(cls, target: str | Path) -> SqliteBackend:
+        path = str(target)
+        if path != ":memory:" and not path.startswith("file:"):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    @property
+    def raw(self) -> aiosqlite.Connection:
+        return self._conn.raw
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Conn]:
+        async with self._lock:
+            yield self._conn
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Conn]:
+        """One transaction under the lock: commit on success, roll back on any error."""
+        async with self._lock:
+            conn = self._conn.raw
+            try:
+                await conn.execute("BEGIN IMMEDIATE")
+                yield self._conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                # sqlite3's rollback() is a no-op outside a transaction, and it runs on the
+                # connection's worker thread after every statement queued before it (even
+                # one whose awaiting task was cancelled). Shielded so a second cancellation
+                # cannot stop it; later transactions queue behind it.
+                await asyncio.shield(conn.rollback())
+                raise
+
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[Conn]:
+        """A connection for the migration runner (one process per file at a time suffices:
+        each migration re-checks the applied set inside ``BEGIN IMMEDIATE``)."""
+        yield self._conn
+
+    def ddl(self, statement: str) -> str:
+        return statement
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.raw.close()
+
+
+# ----------------------------------------------------------------------------- PostgreSQL
+
+
+@functools.lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``?`` placeholders to PostgreSQL's ``$1, $2, …`` (quoted text is left alone)."""
+    out: list[str] = []
+    n = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            n += 1
+            out.append(f"${n}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+_PG_TYPES: Final = (
+    (
+        re.compile(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b"),
+        "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+    ),
+    (re.compile(r"\bINTEGER\b"), "BIGINT"),
+    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+    (re.compile(r"\)\s*WITHOUT\s+ROWID\s*$"), ")"),
+)
+
+
+def postgres_ddl(statement: str) -> str:
+    """A migration statement written for SQLite, as PostgreSQL needs it.
+
+    Discord ids are 64-bit (SQLite's INTEGER is, PostgreSQL's is not), timestamps need
+    double precision (PostgreSQL's REAL is 32-bit), and the rest is the same SQL.
+    """
+    text = statement.strip()
+    for pattern, replacement in _PG_TYPES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def lock_number(key: str) -> int:
+    """A stable signed 64-bit number for an advisory lock name."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def _rowcount(status: str) -> int:
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresConn:
+    dialect = "postgresql"
+
+    def __init__(self, conn: Any) -> None:
+        self.raw = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return _rowcount(await self.raw.execute(numbered(sql), *params))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.raw.executemany(numbered(sql), rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.raw.fetchrow(numbered(sql), *params)  # type: ignore[no-any-return]
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.raw.fetch(numbered(sql), *params))
+
+    async def lock_key(self, key: str) -> None:
+        await self.raw.execute("SELECT pg_advisory_xact_lock($1)", lock_number(key))
+
+
+class PostgresBackend:
+    """An asyncpg pool; every read or transaction takes its own connection."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: Any, target: str) -> None:
+        self._pool = pool
+        self.target = target
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresBackend:
+        import asyncpg  # only needed, and only imported, when PostgreSQL is configured
+
+        pool = await asyncpg.create_pool(
+            url, min_size=min_size, max_size=max_size, command_timeout=60
+        )
+        return cls(pool, url)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Conn]:
+        async with self._pool.acquire() as conn:
+            yield PostgresConn(conn)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Conn]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield PostgresConn(conn)
+
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[Conn]:
+        """Hold the migration lock (a session advisory lock) so that two processes starting
+        together migrate one after the other."""
+        async with self._pool.acquire() as conn:
+            key = lock_number("quantum-table:migrations")
+            await conn.execute("SELECT pg_advisory_lock($1)", key)
+            try:
+                yield PostgresConn(conn)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", key)
+
+    def ddl(self, statement: str) -> str:
+        return postgres_ddl(statement)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+Backend = SqliteBackend | PostgresBackend

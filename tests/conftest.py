@@ -1,0 +1,30 @@
+"""Fixtures for the whole suite: a real PostgreSQL server, started once per run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.postgres import PostgresUnavailable, TempPostgres
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TempPostgres]:
+    """A throwaway PostgreSQL server on 127.0.0.1 (``await postgres.create_database()``).
+
+    Where it cannot start, the tests that need it are skipped with the reason, except in CI
+    (``CI=true``), where they fail: CI installs PostgreSQL, so not starting is a bug there.
+    """
+    server = TempPostgres()
+    try:
+        server.start()
+    except PostgresUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL must run in CI: {error}")
+        pytest.skip(f"PostgreSQL is not available here: {error}")
+    try:
+        yield server
+    finally:
+        server.stop()
