@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.games import all_games
+from bot.sharding import ShardSet
 from bot.storage.db import Database
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
@@ -52,8 +53,13 @@ def invite_url(application_id: int) -> str:
     )
 
 
-class QuantumTableBot(commands.Bot):
-    """Quantum Table. No privileged intents: slash commands and components only."""
+class QuantumTableBot(commands.AutoShardedBot):
+    """Quantum Table. No privileged intents: slash commands and components only.
+
+    Auto-sharded: without ``SHARD_COUNT`` it connects every shard Discord recommends; with
+    ``SHARD_COUNT`` and ``SHARD_IDS`` only those shards, and it hosts only the tables of the
+    servers on them (other processes run the rest, on the same database).
+    """
 
     def __init__(self, settings: Settings, *, games: dict[str, GameSpec] | None = None) -> None:
         intents = discord.Intents.none()
@@ -64,6 +70,8 @@ class QuantumTableBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             owner_ids=set(settings.owner_ids) or None,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
         )
         self.settings = settings
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
@@ -73,7 +81,7 @@ class QuantumTableBot(commands.Bot):
         self.tables: TableManager
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await Database.open(self.settings.database)
         self.tables = TableManager(
             self.db,
             self.games,
@@ -86,14 +94,31 @@ class QuantumTableBot(commands.Bot):
         self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands()
+        if self.shard_count is not None:
+            self.tables.shards = self.shard_set()
+        if self.syncs_commands:
+            await self.sync_commands()
+        else:
+            log.info("Commands are synced by the process that runs shard 0")
         self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Commands are global: one process syncs them, the one that runs shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
+    def shard_set(self) -> ShardSet | None:
+        """The shards this process runs, or None when it runs them all."""
+        count = self.shard_count or 1
+        shards = ShardSet(tuple(self.shard_ids or range(count)), count)
+        return None if shards.is_everything else shards
 
     async def _restore(self) -> None:
         await self.wait_until_ready()
         try:
+            self.tables.shards = self.shard_set()
             count = await self.tables.restore()
-            log.info("Restored %d live table(s)", count)
+            log.info("Restored %d live table(s) (%s)", count, self.tables.shards or "all shards")
         except Exception:
             log.exception("Restoring tables failed")
         finally:

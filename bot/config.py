@@ -7,10 +7,10 @@ Discord. A malformed value is reported as one readable line by :func:`load_setti
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_DATABASE = Path("data") / "quantum_table.db"
 
@@ -33,6 +33,16 @@ class Settings(BaseSettings):
         default=None, description="A server to sync commands to at once while developing."
     )
     database_path: Path = Field(default=DEFAULT_DATABASE, description="SQLite database file.")
+    database_url: str | None = Field(
+        default=None,
+        description="postgresql://user:password@host:port/name: use PostgreSQL, not SQLite.",
+    )
+    shard_count: int | None = Field(
+        default=None, ge=1, le=10_000, description="How many shards the bot has in all."
+    )
+    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
+        default=None, description="The shards this process connects, e.g. 0,1 (needs SHARD_COUNT)."
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     ai_delay: float = Field(
         default=1.2, ge=0, le=30, description="Seconds an AI waits before each move."
@@ -55,10 +65,56 @@ class Settings(BaseSettings):
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("discord_token", "dev_guild_id", mode="before")
+    @field_validator(
+        "discord_token", "dev_guild_id", "database_url", "shard_count", "shard_ids", mode="before"
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip()
+        if not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("must start with postgresql:// (leave it empty to use SQLite)")
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip().strip("[]")
+            try:
+                return [int(part) for part in text.split(",") if part.strip()]
+            except ValueError:
+                raise ValueError("must be shard numbers separated by commas, e.g. 0,1") from None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")
+        if not self.shard_ids:
+            raise ValueError("SHARD_IDS names no shard")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError("SHARD_IDS names a shard twice")
+        outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if outside:
+            raise ValueError(
+                f"SHARD_IDS {outside} outside 0..{self.shard_count - 1} (SHARD_COUNT is "
+                f"{self.shard_count})"
+            )
+        return self
+
+    @property
+    def database(self) -> str | Path:
+        """What to open: the PostgreSQL URL when set, else the SQLite file."""
+        return self.database_url or self.database_path
 
     @property
     def token(self) -> str | None:
@@ -72,8 +128,9 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as error:
         problems = []
         for item in error.errors():
-            name = ".".join(str(part) for part in item["loc"]).upper() or "settings"
+            name = ".".join(str(part) for part in item["loc"]).upper()
+            message = item["msg"].removeprefix("Value error, ")
             given = item.get("input")
-            shown = f" (got {given!r})" if isinstance(given, str | int | float) else ""
-            problems.append(f"{name}: {item['msg']}{shown}")
+            shown = f" (got {given!r})" if name and isinstance(given, str | int | float) else ""
+            problems.append(f"{name}: {message}{shown}" if name else message)
         raise ConfigurationError("Configuration error: " + "; ".join(problems)) from None

@@ -63,3 +63,41 @@ def test_settings_errors_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_blank_token_counts_as_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "   ")
     assert load_settings(_env_file=None).token is None
+
+
+def test_database_url_chooses_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://qt@127.0.0.1:5432/qt")
+    assert load_settings(_env_file=None).database == "postgresql://qt@127.0.0.1:5432/qt"
+    monkeypatch.setenv("DATABASE_URL", "")
+    settings = load_settings(_env_file=None, database_path="x.db")
+    assert settings.database == Path("x.db")
+    monkeypatch.setenv("DATABASE_URL", "mysql://nope")
+    with pytest.raises(ConfigurationError, match="DATABASE_URL: must start with postgresql://"):
+        load_settings(_env_file=None)
+
+
+def test_shard_settings_read_a_comma_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "2, 3")
+    settings = load_settings(_env_file=None)
+    assert settings.shard_count == 4 and settings.shard_ids == [2, 3]
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "problem"),
+    [
+        ("", "0,1", "SHARD_IDS needs SHARD_COUNT"),
+        ("4", "1,1", "names a shard twice"),
+        ("4", "3,4", "outside 0..3"),
+        ("4", "one", "SHARD_IDS: must be shard numbers"),
+        ("0", "", "SHARD_COUNT"),
+    ],
+)
+def test_impossible_shard_settings_say_what_is_wrong(
+    monkeypatch: pytest.MonkeyPatch, count: str, ids: str, problem: str
+) -> None:
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(ConfigurationError) as caught:
+        load_settings(_env_file=None)
+    assert problem in str(caught.value) and "\n" not in str(caught.value)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from bot.sharding import ShardSet
 from bot.storage.db import Database
 from bot.tables.manager import Person, TableManager
 from bot.tables.protocols import NotYourTurn, TableMovedOn, TableNotFound
@@ -23,15 +23,6 @@ from tests.tables.toy import TOY
 
 ALICE, BOB = Person(1, "Alice"), Person(2, "Bob")
 SHARD_COUNT = 4
-
-
-@dataclass(frozen=True)
-class FixedShards:
-    shard_ids: tuple[int, ...]
-    shard_count: int = SHARD_COUNT
-
-    def owns(self, guild_id: int | None) -> bool:
-        return ((guild_id or 0) >> 22) % self.shard_count in self.shard_ids
 
 
 def guild_on(shard: int, n: int = 0) -> int:
@@ -46,7 +37,7 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
-def manager(db: Database, shards: FixedShards | None = None, **kw: object) -> TableManager:
+def manager(db: Database, shards: ShardSet | None = None, **kw: object) -> TableManager:
     return TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0, shards=shards, **kw)  # type: ignore[arg-type]
 
 
@@ -63,7 +54,10 @@ async def test_restore_takes_only_the_tables_of_this_process_shards(db: Database
     games = {shard: await open_game(opener, guild_on(shard), 1000 + shard) for shard in range(4)}
     await opener.close()
 
-    low, high = manager(db, FixedShards((0, 1))), manager(db, FixedShards((2, 3)))
+    low, high = (
+        manager(db, ShardSet((0, 1), SHARD_COUNT)),
+        manager(db, ShardSet((2, 3), SHARD_COUNT)),
+    )
     assert await low.restore() == 2 and await high.restore() == 2
     assert {t.id for t in low.tables()} == {games[0].id, games[1].id}
     assert {t.id for t in high.tables()} == {games[2].id, games[3].id}
@@ -77,7 +71,7 @@ async def test_a_click_before_restore_loads_the_table_at_once(db: Database) -> N
     opener = manager(db)
     table = await open_game(opener, guild_on(1), 2000)
     await opener.close()
-    later = manager(db, FixedShards((1,)))  # restore has not run yet
+    later = manager(db, ShardSet((1,), SHARD_COUNT))  # restore has not run yet
     await later.act(table.id, ALICE.id, "add2", None)
     assert later.get(table.id).state.totals == [2, 0]  # type: ignore[union-attr]
     await later.close()
