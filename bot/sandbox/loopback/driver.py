@@ -496,8 +496,8 @@ class Driver:
         self, it: PendingInteraction, data: dict[str, Any], *, wait: bool, timeout: float
     ) -> InteractionResult:
         """Send INTERACTION_CREATE, wait for the initial response (3 s rule), then idleness."""
-        if self.gateway.current is None:
-            raise RuntimeError("no bot is connected to the loopback gateway")
+        if not self.gateway.sessions_for(it.channel.guild_id):
+            raise RuntimeError(f"no bot holds the shard of server {it.channel.guild_id}")
         payload = self._payload(it, data)
         loop = asyncio.get_running_loop()
         it.created = time.monotonic()

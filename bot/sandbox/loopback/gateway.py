@@ -1,5 +1,10 @@
-"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME with replay, and the
-three ways Discord drops a bot (close, op 7 RECONNECT, op 9 INVALID_SESSION).
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME with replay, the three
+ways Discord drops a bot (close, op 7 RECONNECT, op 9 INVALID_SESSION), and sharding.
+
+Sharding is Discord's: IDENTIFY may carry ``shard: [shard_id, shard_count]``; that session then
+hears only about servers with ``(guild_id >> 22) % shard_count == shard_id`` (direct messages go
+to shard 0). A shard id outside its count is closed with 4010 (Invalid shard). A newer IDENTIFY
+for the same shard takes the shard over from the older session.
 
 Every dispatch is numbered and kept in its session's buffer; a connection only writes frames,
 so a RESUME can replay exactly what the client missed.
@@ -72,12 +77,28 @@ class Connection:
         await self.ws.close(code=code)
 
 
-class Session:
-    """A gateway session: its sequence, its replay buffer and its current connection."""
+ShardKey = tuple[int, int]  # (shard_id, shard_count)
 
-    def __init__(self, intents: int) -> None:
+
+def guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The server a dispatch is about (None: not about a server, e.g. a direct message)."""
+    raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else None
+    raw = raw if raw is not None else data.get("guild_id")
+    return int(raw) if raw is not None else None
+
+
+def on_shard(guild_id: int | None, key: ShardKey) -> bool:
+    shard_id, shard_count = key
+    return (0 if guild_id is None else (guild_id >> 22) % shard_count) == shard_id
+
+
+class Session:
+    """A gateway session: its shard, sequence, replay buffer and current connection."""
+
+    def __init__(self, intents: int, shard: ShardKey = (0, 1)) -> None:
         self.id = secrets.token_hex(16)
         self.intents = intents
+        self.shard = shard
         self.seq = 0
         self.buffer: list[dict[str, Any]] = []
         self.connection: Connection | None = None
@@ -92,7 +113,7 @@ class Session:
 
 
 class Gateway:
-    """Sessions of the bot(s) connected to the fake; the newest identified one gets events."""
+    """Sessions of the bot(s) connected to the fake; per shard, the newest one gets events."""
 
     def __init__(
         self,
@@ -100,13 +121,22 @@ class Gateway:
         token: str,
         ws_url: Callable[[], str],
         on_activity: Callable[[], None],
+        *,
+        shard_count: int = 1,
     ) -> None:
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
         self.world = world
         self.token = token
         self.ws_url = ws_url
         self.on_activity = on_activity
+        self.shard_count = shard_count
+        """How many shards `/gateway/bot` recommends."""
         self.sessions: dict[str, Session] = {}
+        self.shards: dict[ShardKey, Session] = {}
+        """The session that holds each shard now (the newest IDENTIFY or RESUME for it)."""
         self.current: Session | None = None
+        """The session identified or resumed last."""
         self.connections: set[Connection] = set()
         self.ready = asyncio.Event()
         self.readies = 0
@@ -116,17 +146,24 @@ class Gateway:
 
     # -- dispatch -------------------------------------------------------------------------
 
+    def sessions_for(self, guild_id: int | None) -> list[Session]:
+        """The sessions that hear about this server (its shard's), or about DMs if None."""
+        return [s for key, s in self.shards.items() if on_shard(guild_id, key)]
+
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to the bot (buffered for RESUME if it is disconnected)."""
-        if self.current is None:
+        """Send an event to the shard(s) of its server (buffered for RESUME if disconnected)."""
+        targets = self.sessions_for(guild_of(event, data))
+        if not targets:
             return
         self.events.append((event, data))
         self.on_activity()
-        self.current.dispatch(event, data)
+        for session in targets:
+            session.dispatch(event, data)
 
     @property
     def connected(self) -> bool:
-        return self.current is not None and self.current.connection is not None
+        """True when some bot holds a shard and every held shard has a live connection."""
+        return bool(self.shards) and all(s.connection is not None for s in self.shards.values())
 
     @property
     def idle(self) -> bool:
@@ -163,10 +200,11 @@ class Gateway:
             await self._identify(conn, d or {})
         elif op == 6:
             await self._resume(conn, d or {})
-        elif op == 8 and self.current is not None:
+        elif op == 8:
             guild = self.world.guilds.get(int(d["guild_id"]))
-            if guild is not None:
-                self.current.dispatch(
+            session = next((s for s in self.sessions.values() if s.connection is conn), None)
+            if guild is not None and session is not None:
+                session.dispatch(
                     "GUILD_MEMBERS_CHUNK",
                     {
                         "guild_id": str(guild.id),
@@ -181,16 +219,31 @@ class Gateway:
         if d.get("token") != self.token:
             await conn.close(4004)  # Authentication failed
             return
-        session = Session(int(d.get("intents", 0)))
+        raw_shard = d.get("shard", [0, 1])
+        try:
+            shard_id, shard_count = (int(raw_shard[0]), int(raw_shard[1]))
+        except (TypeError, ValueError, IndexError):
+            shard_id, shard_count = -1, 0
+        if shard_count < 1 or not 0 <= shard_id < shard_count:
+            await conn.close(4010)  # Invalid shard
+            return
+        key = (shard_id, shard_count)
+        session = Session(int(d.get("intents", 0)), key)
         self.sessions[session.id] = session
+        old = self.shards.get(key)
+        if old is not None and old.connection is not None and old.connection is not conn:
+            old.connection.queue.put_nowait(None)  # the shard moved to the newer session
+            old.connection = None
+        self.shards[key] = session
         self.current = session
         session.connection = conn
         self.world.intents = session.intents
         world = self.world
+        guilds = [g for g in list(world.guilds.values()) if on_shard(g.id, key)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**world.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.ws_url(),
@@ -204,10 +257,10 @@ class Gateway:
             "auth": {},
         }
         if "shard" in d:
-            ready["shard"] = d["shard"]
-        self.dispatch("READY", ready)
-        for guild in list(world.guilds.values()):
-            self.dispatch("GUILD_CREATE", world.guild_create_payload(guild))
+            ready["shard"] = [shard_id, shard_count]
+        self._send(session, "READY", ready)
+        for guild in guilds:
+            self._send(session, "GUILD_CREATE", world.guild_create_payload(guild))
         self.readies += 1
         self.ready.set()
 
@@ -225,18 +278,34 @@ class Gateway:
         self.replayed += len(missed)
         for frame in missed:
             conn.send(frame)
+        self.shards[session.shard] = session
         self.current = session
-        self.dispatch("RESUMED", {})
+        self._send(session, "RESUMED", {})
         self.resumes += 1
+
+    def _send(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        """A dispatch for one session only (its READY, its servers, RESUMED)."""
+        self.events.append((event, data))
+        self.on_activity()
+        session.dispatch(event, data)
 
     # -- faults ---------------------------------------------------------------------------
 
-    async def drop(self, mode: DropMode, *, wait: bool = True, timeout: float = 10) -> None:
-        """Drop the bot's connection the way Discord does; optionally wait for its return.
+    async def drop(
+        self,
+        mode: DropMode,
+        *,
+        wait: bool = True,
+        timeout: float = 10,
+        shard: ShardKey | None = None,
+    ) -> None:
+        """Drop a connection the way Discord does; optionally wait for the bot's return.
 
-        From here until the bot is back, dispatches are only buffered (replayed on RESUME).
+        ``shard`` picks which shard's session (default: the one identified or resumed last).
+        From here until the bot is back, that shard's dispatches are only buffered (replayed
+        on RESUME).
         """
-        session = self.current
+        session = self.current if shard is None else self.shards.get(shard)
         if session is None or session.connection is None:
             raise RuntimeError("no bot is connected to the gateway")
         conn, session.connection = session.connection, None
@@ -245,7 +314,7 @@ class Gateway:
         elif mode == "reconnect":
             conn.send({"op": 7, "s": None, "t": None, "d": None})
         elif mode == "invalid_session":
-            self.sessions.pop(session.id, None)
+            self.sessions.pop(session.id, None)  # the shard waits for a new IDENTIFY
             conn.send({"op": 9, "s": None, "t": None, "d": False})
         else:
             raise ValueError(f"unknown drop mode {mode!r}")
@@ -253,7 +322,7 @@ class Gateway:
             await self.wait_connected(timeout)
 
     async def wait_connected(self, timeout: float = 10) -> None:
-        """Until the bot's current session has a live connection (after READY or RESUMED)."""
+        """Until every held shard has a live connection (after READY or RESUMED)."""
         deadline = time.monotonic() + timeout
         while not self.connected:
             if time.monotonic() > deadline:

@@ -282,7 +282,7 @@ class RestApi:
         return json_response(
             {
                 "url": self.fake.ws_url.rstrip("/"),
-                "shards": 1,
+                "shards": self.fake.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -51,14 +51,20 @@ class Expectation:
 class LoopbackDiscord(Driver):
     """A fake Discord on 127.0.0.1 that an unmodified discord.py bot connects to."""
 
-    def __init__(self, *, spec: Path | None = None) -> None:
-        """`spec`: Discord's openapi.json; when given, every JSON answer is checked against it."""
+    def __init__(self, *, spec: Path | None = None, shards: int = 1) -> None:
+        """`spec`: Discord's openapi.json; when given, every JSON answer is checked against it.
+
+        `shards`: how many shards `/gateway/bot` recommends; bots that identify with shards
+        hear only about their shards' servers, as on Discord.
+        """
         self.spec = ApiSpec(spec) if spec is not None else None
         self.world = World(self.dispatch)
         self.token = f"loopback.{secrets.token_urlsafe(24)}"
         self.app_owner = self.world.add_user("Application Owner")
         self.faults = Faults()
-        self.gateway = Gateway(self.world, self.token, lambda: self.ws_url, self.touch)
+        self.gateway = Gateway(
+            self.world, self.token, lambda: self.ws_url, self.touch, shard_count=shards
+        )
         self.rest = RestApi(self)
         self.errors: list[str] = []
         self.expected_errors: list[str] = []
@@ -119,6 +125,10 @@ class LoopbackDiscord(Driver):
         return self.url.replace("http://", "ws://", 1) + "/"
 
     @property
+    def shard_count(self) -> int:
+        return self.gateway.shard_count
+
+    @property
     def application_id(self) -> int:
         return self.world.application_id
 
@@ -160,9 +170,14 @@ class LoopbackDiscord(Driver):
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         self.gateway.dispatch(event, data)
 
-    async def drop_gateway(self, mode: DropMode = "resume", *, wait: bool = True) -> None:
-        """Drop the bot's gateway connection; by default wait until it is back."""
-        await self.gateway.drop(mode, wait=wait)
+    async def drop_gateway(
+        self, mode: DropMode = "resume", *, wait: bool = True, shard: tuple[int, int] | None = None
+    ) -> None:
+        """Drop the bot's gateway connection; by default wait until it is back.
+
+        ``shard`` (shard_id, shard_count) picks a shard; default the last one to connect.
+        """
+        await self.gateway.drop(mode, wait=wait, shard=shard)
 
     async def wait_connected(self, timeout: float = 10) -> None:
         """Until the bot is connected to the gateway again (after a drop with wait=False)."""
