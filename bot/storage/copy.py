@@ -1,0 +1,140 @@
+"""Copy a whole Quantum Table database into an empty one: SQLite into PostgreSQL when a bot
+outgrows one process, or back.
+
+    python -m bot.storage.copy data/quantum_table.db postgresql://qt:secret@127.0.0.1/qt
+
+Both ends are opened (and so migrated) as the bot opens them; the target must hold no games
+and no players yet. Everything is written in one transaction, ids kept, so either the whole
+database arrives or nothing does. Stop the bot while it runs: moves made during the copy
+would not be in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .backends import Conn, is_postgres_url
+from .db import Database
+from .errors import StorageError
+
+# Parents before children (foreign keys), each with the key that orders its rows.
+TABLES: tuple[tuple[str, str], ...] = (
+    ("games", "id"),
+    ("seats", "game_id, seat"),
+    ("snapshots", "game_id"),
+    ("actions", "game_id, version"),
+    ("results", "game_id, seat"),
+    ("players", "guild_id, game, user_id"),
+)
+BATCH = 2000
+
+
+class TargetNotEmpty(StorageError):
+    """The copy would mix two databases; it only fills an empty one."""
+
+
+@dataclass(frozen=True)
+class CopyReport:
+    source: str
+    target: str
+    rows: dict[str, int]
+
+    def __str__(self) -> str:
+        counts = ", ".join(f"{n} {table}" for table, n in self.rows.items())
+        return f"Copied {counts} from {self.source} to {self.target}."
+
+
+async def _columns(db: Database, conn: Conn, table: str) -> list[str]:
+    if db.dialect == "postgresql":
+        sql = (
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+        )
+    else:
+        sql = "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+    return [str(row[0]) for row in await conn.fetchall(sql, (table,))]
+
+
+async def copy_database(source: Database, target: Database) -> CopyReport:
+    """Copy every game, seat, snapshot, action, result and player row into ``target``."""
+    if await source.schema_version() != await target.schema_version():
+        raise StorageError("source and target are at different schema versions")
+    rows: dict[str, int] = {}
+    async with source._read() as reader, target._write() as writer:
+        for table in ("games", "players"):
+            found = await writer.fetchone(f"SELECT COUNT(*) FROM {table}")
+            if found is not None and int(found[0]):
+                raise TargetNotEmpty(
+                    f"the target already has {found[0]} row(s) in {table}; "
+                    "copy only into a new, empty database"
+                )
+        for table, order in TABLES:
+            columns = await _columns(source, reader, table)
+            if columns != await _columns(target, writer, table):
+                raise StorageError(f"the two databases disagree on the columns of {table}")
+            names = ", ".join(columns)
+            insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' for _ in columns)})"
+            copied = 0
+            while True:
+                batch: Sequence[Any] = await reader.fetchall(
+                    f"SELECT {names} FROM {table} ORDER BY {order} LIMIT ? OFFSET ?",
+                    (BATCH, copied),
+                )
+                if not batch:
+                    break
+                await writer.executemany(insert, [tuple(row) for row in batch])
+                copied += len(batch)
+            rows[table] = copied
+        if target.dialect == "postgresql":  # ids were given explicitly: move the counter on
+            await writer.execute(
+                "SELECT setval(pg_get_serial_sequence('games', 'id'),"
+                " COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM games"
+            )
+    return CopyReport(source.path, _safe(target.path), rows)
+
+
+def _safe(target: str) -> str:
+    """A database address fit to print: no password."""
+    if "://" in target and "@" in target:
+        scheme, rest = target.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}@{host}"
+    return target
+
+
+async def copy(source: str | Path, target: str | Path) -> CopyReport:
+    if str(source) == str(target):
+        raise StorageError("the source and the target are the same database")
+    if not is_postgres_url(source) and not await asyncio.to_thread(Path(source).exists):
+        raise StorageError(f"no database at {source}")
+    async with Database.open(source) as src, Database.open(target) as dst:
+        return await copy_database(src, dst)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.storage.copy",
+        description="Copy a Quantum Table database (SQLite file or postgresql:// URL) into a "
+        "new, empty one. Stop the bot first.",
+    )
+    parser.add_argument("source", help="the database to copy: a file path or postgresql:// URL")
+    parser.add_argument("target", help="the empty database to fill: a file path or URL")
+    args = parser.parse_args(argv)
+    try:
+        report = asyncio.run(copy(args.source, args.target))
+    except (StorageError, OSError) as error:
+        print(f"Copy failed, nothing was copied: {error}", file=sys.stderr)
+        return 1
+    print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
