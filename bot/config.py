@@ -87,6 +87,8 @@ class Settings(BaseSettings):
     def _comma_list(cls, value: object) -> object:
         if isinstance(value, str):
             text = value.strip().strip("[]")
+            if not text.strip():
+                return None
             try:
                 return [int(part) for part in text.split(",") if part.strip()]
             except ValueError:

@@ -101,3 +101,9 @@ def test_impossible_shard_settings_say_what_is_wrong(
     with pytest.raises(ConfigurationError) as caught:
         load_settings(_env_file=None)
     assert problem in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_example_env_file_loads_as_the_defaults() -> None:
+    settings = load_settings(_env_file=Path(__file__).parents[1] / ".env.example")
+    assert settings.database_url is None and settings.shard_ids is None
+    assert settings.shard_count is None and settings.token is None
