@@ -6,13 +6,17 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import watch as watch_interaction
 from bot.config import Settings
 from bot.games import all_games
 from bot.sharding import ShardSet
@@ -77,6 +81,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()
         self.restored = asyncio.Event()
+        self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
         self.db: Database
         self.tables: TableManager
 
@@ -92,6 +97,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(TableComponent)
         self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
+        self.add_listener(self._watch, "on_interaction")  # every interaction is answered
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.shard_count is not None:
@@ -129,6 +135,24 @@ class QuantumTableBot(commands.AutoShardedBot):
         log.info("Online as %s in %d server(s)", self.user, len(self.guilds))
         if self.application_id:
             log.info("Invite me with: %s", invite_url(self.application_id))
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._controls.extend(item.__discord_ui_compiled_template__ for item in items)
+
+    def handles_control(self, interaction: discord.Interaction) -> bool:
+        """Whether a click or form submit reaches a handler here: its custom_id is one that
+        some handler takes and, for a click, the message it came from carries it (discord.py
+        calls no handler for a control the message does not have)."""
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not any(pattern.fullmatch(custom_id) for pattern in self._controls):
+            return False
+        if interaction.type is discord.InteractionType.component and interaction.message:
+            return custom_id in _custom_ids(interaction.message.components)
+        return True
+
+    async def _watch(self, interaction: discord.Interaction) -> None:
+        await watch_interaction(interaction, handled=self.handles_control)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -177,3 +201,14 @@ class QuantumTableBot(commands.AutoShardedBot):
         if hasattr(self, "db"):
             await self.db.close()
         await super().close()
+
+
+def _custom_ids(components: Sequence[Any]) -> set[str]:
+    """Every custom_id in a message's components, rows and containers included."""
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        found |= _custom_ids(getattr(component, "children", None) or [])
+    return found

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import answers
 from bot.engines.base import GameError
+from bot.storage.backends import is_unavailable
 from bot.tables.manager import Person, TableManager
 from bot.tables.protocols import NotSeated, NotYourTurn
 from bot.tables.table import Table
@@ -32,6 +34,7 @@ from bot.tables.views import (
     ModalSpec,
     Panel,
 )
+from bot.text import check_typed, safe_name
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -52,7 +55,10 @@ def custom_id(game_id: int, version: int, action: str) -> str:
 
 
 def person(user: discord.abc.User) -> Person:
-    return Person(id=user.id, name=user.display_name)
+    """The person behind ``user``; their display name made safe to show (see :mod:`bot.text`)."""
+    return Person(
+        id=user.id, name=safe_name(user.display_name, fallback=f"Player {user.id % 1000}")
+    )
 
 
 def is_manager(interaction: discord.Interaction) -> bool:
@@ -166,6 +172,9 @@ class DiscordPresenter:
 # --- errors -------------------------------------------------------------------------------
 
 
+SAVE_FAILED = "That couldn't be saved just now, so nothing changed. Please try again in a moment."
+
+
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one place errors become replies: readable for players, logged for us."""
     original = getattr(error, "original", error)
@@ -178,14 +187,14 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     elif isinstance(original, discord.Forbidden):
         text = "I'm missing a permission in this channel (I need to send messages, embed links and attach files)."
         log.warning("Forbidden: %s", original)
+    elif is_unavailable(original):
+        text = SAVE_FAILED
+        log.warning("Storage unavailable during an interaction: %r", original)
     else:
         text = "Something went wrong on our side. It has been logged; please try again."
         log.error("Unhandled error in an interaction", exc_info=original)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await answers.send(interaction, content=text, ephemeral=True)
     except discord.HTTPException:
         log.warning("Could not deliver an error reply: %s", text)
 
@@ -203,15 +212,25 @@ async def send_private(
 ) -> None:
     """Send (or update, for clicks inside it) a player's ephemeral view."""
     if edit:
-        await interaction.response.edit_message(**edit_parts(panel, table.id))
+        await answers.edit(interaction, **edit_parts(panel, table.id))
     else:
-        parts = message_parts(panel, table.id)
-        if parts["view"] is None:  # discord.py's send_message rejects view=None
-            parts.pop("view")
-        await interaction.response.send_message(ephemeral=True, **parts)
+        await answers.send(interaction, ephemeral=True, **message_parts(panel, table.id))
 
 
 async def handle_click(
+    interaction: discord.Interaction, game_id: int, version: int, action: str
+) -> None:
+    """A click (or modal submit) on a table: answered within Discord's deadline even when
+    storage is slow (see :mod:`bot.answers`)."""
+    if action.startswith(ASK_TEXT):
+        table = await _tables(interaction).fetch(game_id)
+        await open_modal(interaction, table, version, action)  # must be the first answer
+        return
+    async with answers.in_time(interaction):
+        await _handle_click(interaction, game_id, version, action)
+
+
+async def _handle_click(
     interaction: discord.Interaction, game_id: int, version: int, action: str
 ) -> None:
     manager = _tables(interaction)
@@ -221,9 +240,6 @@ async def handle_click(
     if action == HAND:
         panel = await manager.private_panel(game_id, who.id)
         await send_private(interaction, table, panel, edit=False)
-        return
-    if action.startswith(ASK_TEXT):
-        await open_modal(interaction, table, version, action)
         return
     lobby_verbs = {
         JOIN: lambda: manager.join(game_id, who),
@@ -242,16 +258,16 @@ async def handle_click(
             panel = await manager.private_panel(game_id, who.id)
             await send_private(interaction, table, panel, edit=True)
         else:
-            await interaction.response.defer()
+            await answers.defer(interaction)
         await manager.refresh(table)
     elif interaction.message is not None and interaction.message.id == table.record.message_id:
         # A click on the table itself: answer it with the updated table (edit in place).
         async def respond(panel: Panel) -> None:
-            await interaction.response.edit_message(**edit_parts(panel, table.id))
+            await answers.edit(interaction, **edit_parts(panel, table.id))
 
         await manager.refresh(table, respond=respond)
     else:
-        await interaction.response.defer()
+        await answers.defer(interaction)
         await manager.refresh(table)
 
 
@@ -352,8 +368,12 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
     match = CUSTOM_ID.fullmatch(str(data.get("custom_id", "")))
     if match is None or not match["action"].startswith(ASK_TEXT):
         return
-    action = f"{match['action'][len(ASK_TEXT) :]}:{_typed_text(data).strip()}"
     try:
+        # What was typed is checked here, not trusted to the form's own limits.
+        table = await _tables(interaction).fetch(int(match["game"]))
+        spec = modal_spec(table, interaction.user.id, match["action"])
+        typed = check_typed(_typed_text(data), spec.label.lower(), limit=spec.max_length)
+        action = f"{match['action'][len(ASK_TEXT) :]}:{typed}"
         await handle_click(interaction, int(match["game"]), int(match["version"]), action)
     except Exception as error:
         await reply_error(interaction, error)

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import answers
 from bot.engines.base import GameError
 from bot.tables.table import Table
 from bot.ui import is_manager, message_parts, person, send_private
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
-
-TURN_TIMER = app_commands.Range[int, 1, 60]
 
 
 def _bot(interaction: discord.Interaction) -> QuantumTableBot:
@@ -86,20 +85,18 @@ async def start_table(
         await bot.tables.attach_message(table, message.id)
         await interaction.followup.send(f"Your table is open in {room.mention}.", ephemeral=True)
         return
-    table = await bot.tables.create(
-        game,
-        guild_id=interaction.guild.id,
-        channel_id=interaction.channel.id,
-        host=person(interaction.user),
-        options=options,
-        turn_timeout=timeout,
-    )
-    panel = bot.tables.public_panel(table)
-    response = await interaction.response.send_message(**message_parts(panel, table.id))
-    message_id = response.message_id
-    if message_id is None:
-        message_id = (await interaction.original_response()).id
-    await bot.tables.attach_message(table, message_id)
+    async with answers.in_time(interaction, public=True):
+        table = await bot.tables.create(
+            game,
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel.id,
+            host=person(interaction.user),
+            options=options,
+            turn_timeout=timeout,
+        )
+        panel = bot.tables.public_panel(table)
+        message_id = await answers.send(interaction, **message_parts(panel, table.id))
+        await bot.tables.attach_message(table, message_id)
 
 
 def game_group(
@@ -114,8 +111,9 @@ def game_group(
     )
     async def hand(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
-        panel = await _bot(interaction).tables.private_panel(table.id, interaction.user.id)
-        await send_private(interaction, table, panel, edit=False)
+        async with answers.in_time(interaction):
+            panel = await _bot(interaction).tables.private_panel(table.id, interaction.user.id)
+            await send_private(interaction, table, panel, edit=False)
 
     @app_commands.command(name="status", description="Show the table here, only to you")
     async def status(interaction: discord.Interaction) -> None:
@@ -129,17 +127,19 @@ def game_group(
     @app_commands.command(name="leave", description="Give up your seat (an AI takes it over)")
     async def leave(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
-        await _bot(interaction).tables.leave(table.id, person(interaction.user))
-        await interaction.response.send_message("You left the table.", ephemeral=True)
+        async with answers.in_time(interaction):
+            await _bot(interaction).tables.leave(table.id, person(interaction.user))
+            await answers.send(interaction, content="You left the table.", ephemeral=True)
         await _bot(interaction).tables.refresh(table)
 
     @app_commands.command(name="cancel", description="Cancel the game here (host or Manage Server)")
     async def cancel(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
-        await _bot(interaction).tables.cancel(
-            table.id, person(interaction.user), is_admin=is_manager(interaction)
-        )
-        await interaction.response.send_message(f"Game #{table.id} was cancelled.")
+        async with answers.in_time(interaction, public=True):
+            await _bot(interaction).tables.cancel(
+                table.id, person(interaction.user), is_admin=is_manager(interaction)
+            )
+            await answers.send(interaction, content=f"Game #{table.id} was cancelled.")
         await _bot(interaction).tables.refresh(table)
 
     @app_commands.command(
@@ -148,12 +148,15 @@ def game_group(
     @app_commands.describe(player="The player to remove")
     async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
         table = table_here(interaction, game)
-        await _bot(interaction).tables.kick(
-            table.id, person(interaction.user), player.id, is_admin=is_manager(interaction)
-        )
-        await interaction.response.send_message(
-            f"{player.display_name} was removed from the table."
-        )
+        async with answers.in_time(interaction, public=True):
+            await _bot(interaction).tables.kick(
+                table.id, person(interaction.user), player.id, is_admin=is_manager(interaction)
+            )
+            await answers.send(
+                interaction,
+                content=f"{discord.utils.escape_markdown(player.display_name)} was removed "
+                "from the table.",
+            )
         await _bot(interaction).tables.refresh(table)
 
     for command in (hand, status, leave, cancel, kick):

@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import TURN_TIMER, game_group, start_table
+from bot.cogs.common import game_group, start_table
+from bot.cogs.options import Bounded, TurnMinutes
 
 
 @app_commands.command(name="start", description="Open a Quantum Fingers table in this channel")
@@ -17,9 +18,9 @@ from bot.cogs.common import TURN_TIMER, game_group, start_table
 )
 async def start(
     interaction: discord.Interaction,
-    fingers: app_commands.Range[int, 3, 6] = 4,
+    fingers: app_commands.Transform[int, Bounded("fingers", 3, 6)] = 4,
     thread: bool = False,
-    turn_minutes: TURN_TIMER | None = None,
+    turn_minutes: TurnMinutes | None = None,
 ) -> None:
     await start_table(
         interaction, "fingers", {"per_flavour": fingers}, thread=thread, minutes=turn_minutes

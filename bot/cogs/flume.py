@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import TURN_TIMER, game_group, start_table
+from bot.cogs.common import game_group, start_table
+from bot.cogs.options import Bounded, TurnMinutes
 
 
 @app_commands.command(name="start", description="Open a Flume table in this channel")
@@ -18,9 +19,9 @@ from bot.cogs.common import TURN_TIMER, game_group, start_table
 )
 async def start(
     interaction: discord.Interaction,
-    target: app_commands.Range[int, 5, 99] = 21,
+    target: app_commands.Transform[int, Bounded("target", 5, 99)] = 21,
     four_colour: bool = False,
-    turn_minutes: TURN_TIMER | None = None,
+    turn_minutes: TurnMinutes | None = None,
     thread: bool = False,
 ) -> None:
     options = {"target": target, "four_colour": four_colour}

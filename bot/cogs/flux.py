@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import TURN_TIMER, game_group, start_table
+from bot.cogs.common import game_group, start_table
+from bot.cogs.options import Bounded, Limited, TurnMinutes
 from bot.engines.flux_rules import VARIANTS
 
 
@@ -49,10 +50,10 @@ async def _autocomplete(
 @app_commands.autocomplete(variants=_autocomplete)
 async def start(
     interaction: discord.Interaction,
-    variants: str = "",
-    decks: app_commands.Range[int, 1, 6] | None = None,
+    variants: app_commands.Transform[str, Limited("variants", 100)] = "",
+    decks: app_commands.Transform[int, Bounded("decks", 1, 6)] | None = None,
     thread: bool = False,
-    turn_minutes: TURN_TIMER | None = None,
+    turn_minutes: TurnMinutes | None = None,
 ) -> None:
     options: dict[str, Any] = {"variants": variants}
     if decks is not None:

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import __version__
+from bot.cogs.options import OneOf
 from bot.engines.base import GameError
 from bot.games import all_games
 
@@ -106,8 +107,11 @@ class General(commands.Cog):
 
     @app_commands.command(name="rules", description="How a game is played")
     @app_commands.describe(game="Which game")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Transform[str, OneOf("game", GAME_CHOICES)],
+    ) -> None:
         spec = self.bot.games.get(game)
         if spec is None:
             raise GameError(

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.general import GAME_CHOICES
+from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError
 from bot.render.leaderboard import render_leaderboard_png
 from bot.ui import reply_error
@@ -113,13 +114,12 @@ class Leaderboard(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's standings in a game")
     @app_commands.describe(game="Which game", page="Page number")
-    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        game: str,
-        page: app_commands.Range[int, 1, 1000] = 1,
+        game: app_commands.Transform[str, OneOf("game", GAME_CHOICES)],
+        page: app_commands.Transform[int, Bounded("page", 1, 1000)] = 1,
     ) -> None:
         assert interaction.guild_id is not None
         parts = await leaderboard_parts(self.bot, interaction.guild_id, game, page)

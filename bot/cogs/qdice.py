@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import TURN_TIMER, game_group, start_table
+from bot.cogs.common import game_group, start_table
+from bot.cogs.options import Bounded, TurnMinutes
 
 
 @app_commands.command(name="start", description="Open a Quantum dice table in this channel")
@@ -17,9 +18,9 @@ from bot.cogs.common import TURN_TIMER, game_group, start_table
 )
 async def start(
     interaction: discord.Interaction,
-    target: app_commands.Range[int, 1_000, 100_000] = 10_000,
+    target: app_commands.Transform[int, Bounded("target", 1_000, 100_000)] = 10_000,
     thread: bool = False,
-    turn_minutes: TURN_TIMER | None = None,
+    turn_minutes: TurnMinutes | None = None,
 ) -> None:
     await start_table(interaction, "qdice", {"target": target}, thread=thread, minutes=turn_minutes)
 

@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import TURN_TIMER, game_group, start_table
+from bot.cogs.common import game_group, start_table
+from bot.cogs.options import Bounded, TurnMinutes
 
 
 @app_commands.command(name="start", description="Open a QuantumPoker table in this channel")
@@ -22,12 +23,12 @@ from bot.cogs.common import TURN_TIMER, game_group, start_table
 )
 async def start(
     interaction: discord.Interaction,
-    chips: app_commands.Range[int, 4, 1000] = 20,
-    rounds: app_commands.Range[int, 1, 50] = 5,
+    chips: app_commands.Transform[int, Bounded("chips", 4, 1000)] = 20,
+    rounds: app_commands.Transform[int, Bounded("rounds", 1, 50)] = 5,
     community: Literal["five", "per_player"] = "five",
     calling: bool = True,
     thread: bool = False,
-    turn_minutes: TURN_TIMER | None = None,
+    turn_minutes: TurnMinutes | None = None,
 ) -> None:
     options = {"chips": chips, "rounds": rounds, "community": community, "calling": calling}
     await start_table(interaction, "qpoker", options, thread=thread, minutes=turn_minutes)

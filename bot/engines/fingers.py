@@ -40,8 +40,8 @@ from bot.engines.fingers_logic import Bounds, initial_bounds, restrict
 
 MAX_ASKS = 200
 NAME_LENGTH = 32
-FORBIDDEN = set("@<>{}`*_~|\\")
-"""Characters a flavour name may not contain (mentions, formatting, placeholders)."""
+FORBIDDEN = set("@<>{}`*_~|\\[]()#")
+"""Characters a flavour name may not contain (mentions, formatting, links, placeholders)."""
 
 STOCK_NAMES = (
     "éclairs",
@@ -131,10 +131,12 @@ def name_problem(name: str, taken: list[str | None]) -> str | None:
     if not name:
         return "Give the new flavour a name."
     if len(name) > NAME_LENGTH:
-        return f"Flavour names are at most {NAME_LENGTH} characters; {name!r} is {len(name)}."
+        return f"Flavour names are at most {NAME_LENGTH} characters; that one is {len(name)}."
     bad = sorted({ch for ch in name if ch in FORBIDDEN or not ch.isprintable()})
     if bad:
         return "Flavour names can't contain " + " ".join(repr(ch) for ch in bad) + "."
+    if "://" in name or "www." in name.casefold():
+        return "Flavour names can't be web addresses."
     if any(t is not None and t.casefold() == name.casefold() for t in taken):
         return f"There is already a flavour called {name!r}: ask for it by name instead."
     return None

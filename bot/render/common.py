@@ -21,6 +21,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot.text import unescape
+
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont
 
@@ -159,6 +161,7 @@ _FOLD = {
 def clean_text(text: str) -> str:
     """``text`` reduced to what the table font can draw, on one line.
 
+    Markdown escapes in names (:mod:`bot.text`) are undone, since pictures show no markdown.
     Text is NFC-normalised (so accents sit on precomposed letters), whitespace runs become
     one space, and controls and format characters (joiners, direction marks) are dropped.
     A character the font lacks is replaced by its accent-free form or an ASCII stand-in
@@ -166,7 +169,7 @@ def clean_text(text: str) -> str:
     scripts) and dropped otherwise (most emoji).
     """
     out: list[str] = []
-    for raw in unicodedata.normalize("NFC", text):
+    for raw in unicodedata.normalize("NFC", unescape(text)):
         category = unicodedata.category(raw)
         if raw in "\t\n\v\f\r" or category[0] == "Z":  # tabs, breaks and all spaces
             out.append(" ")

@@ -281,3 +281,23 @@ class PostgresBackend:
 
 
 Backend = SqliteBackend | PostgresBackend
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """True for storage that cannot answer right now (busy, full, unreachable, read-only),
+    as opposed to a refused write: the same step may work when tried again."""
+    if isinstance(error, sqlite3.OperationalError | OSError | TimeoutError):
+        return True
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return False
+    unavailable = (
+        asyncpg.PostgresConnectionError,
+        asyncpg.InterfaceError,
+        asyncpg.InsufficientResourcesError,
+        asyncpg.CannotConnectNowError,
+        asyncpg.LockNotAvailableError,
+        asyncpg.QueryCanceledError,
+    )
+    return isinstance(error, unavailable)

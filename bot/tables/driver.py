@@ -23,13 +23,29 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PAUSED = (
+    "⚠️ I can't save this table's moves right now, so it is paused. Nothing is lost: "
+    "it carries on by itself as soon as I can save again."
+)
+RESUMED = "✅ Saving works again: the table carries on."
+
 
 class TurnDriver:
     """Runs each active table's non-human turns and deadlines."""
 
-    def __init__(self, core: TableManager, *, ai_delay: float) -> None:
+    def __init__(
+        self,
+        core: TableManager,
+        *,
+        ai_delay: float,
+        retry_after: float = 1.0,
+        retry_max: float = 30.0,
+    ) -> None:
         self.core = core
         self.ai_delay = ai_delay
+        self.retry_after = retry_after
+        """Seconds before the first retry of a failed step; doubles up to ``retry_max``."""
+        self.retry_max = retry_max
         self._closing = False
 
     def ensure_runner(self, table: Table) -> None:
@@ -50,42 +66,81 @@ class TurnDriver:
                 await runner
 
     async def _drive(self, table: Table) -> None:
-        """Move AI seats, remind and then cover for slow players, until the game ends."""
+        """Move AI seats, remind and then cover for slow players, until the game ends.
+
+        No error of one step stops the runner: it is logged, the runner backs off and tries
+        again, and the table is told once, in plain words, while its moves cannot be saved
+        (and again when it carries on).
+        """
+        failures = 0
+        while not self._closing and table.record.status == "active" and table.state is not None:
+            try:
+                await self._step(table)
+            except Exception:
+                failures += 1
+                delay = min(self.retry_max, self.retry_after * 2 ** (failures - 1))
+                # The first failure with its traceback; the retries after it briefly.
+                log.log(
+                    logging.ERROR if failures == 1 else logging.WARNING,
+                    "Game %s: a turn step failed (%d in a row); retrying in %.1f s",
+                    table.id,
+                    failures,
+                    delay,
+                    exc_info=failures == 1,
+                )
+                if failures == 1:
+                    await self._tell(table, PAUSED)
+                await asyncio.sleep(delay)
+                continue
+            if failures:
+                failures = 0
+                log.info("Game %s: turn steps work again", table.id)
+                await self._tell(table, RESUMED)
+        with contextlib.suppress(Exception):
+            await self.core.refresh(table)
+
+    async def _tell(self, table: Table, text: str) -> None:
+        try:
+            await self.core.presenter.announce(table, text)
+        except Exception:
+            log.warning("Could not tell game %s: %s", table.id, text, exc_info=True)
+
+    async def _step(self, table: Table) -> None:
+        """One thing the table waits for: an AI move, a reminder, a deadline, or a change."""
         core = self.core
         engine = table.spec.engine
-        while not self._closing and table.record.status == "active" and table.state is not None:
-            table.changed.clear()
-            to_act = engine.to_act(table.state)
-            bots = sorted(s for s in to_act if table.is_bot_seat(s))
-            if bots:
-                await asyncio.sleep(self.ai_delay)
-                await self._bot_move(table, bots[0])
-                await core.refresh(table)
-                continue
-            deadline = table.record.deadline_at
-            if deadline is None:
-                await table.changed.wait()
-                continue
-            remind_at = deadline - core.timeout_for(table) / 2
-            now = core.clock()
-            if table.reminded_version != table.record.version and now < deadline:
-                if await _wait_change(table, remind_at - now):
-                    continue
-                table.reminded_version = table.record.version
-                for seat in sorted(to_act):
-                    user = table.seats[seat].user_id
-                    left = max(0, round(deadline - core.clock()))
-                    await core.presenter.announce(
-                        table,
-                        f"⏰ It's your move at {table.spec.title} (game #{table.id}): "
-                        f"an AI takes over in {left} seconds.",
-                        mention=user,
-                    )
-                continue
-            if await _wait_change(table, deadline - core.clock()):
-                continue
-            await self._autopilot(table, to_act)
-        await core.refresh(table)
+        assert table.state is not None
+        table.changed.clear()
+        to_act = engine.to_act(table.state)
+        bots = sorted(s for s in to_act if table.is_bot_seat(s))
+        if bots:
+            await asyncio.sleep(self.ai_delay)
+            await self._bot_move(table, bots[0])
+            await core.refresh(table)
+            return
+        deadline = table.record.deadline_at
+        if deadline is None:
+            await table.changed.wait()
+            return
+        remind_at = deadline - core.timeout_for(table) / 2
+        now = core.clock()
+        if table.reminded_version != table.record.version and now < deadline:
+            if await _wait_change(table, remind_at - now):
+                return
+            table.reminded_version = table.record.version
+            for seat in sorted(to_act):
+                user = table.seats[seat].user_id
+                left = max(0, round(deadline - core.clock()))
+                await core.presenter.announce(
+                    table,
+                    f"⏰ It's your move at {table.spec.title} (game #{table.id}): "
+                    f"an AI takes over in {left} seconds.",
+                    mention=user,
+                )
+            return
+        if await _wait_change(table, deadline - core.clock()):
+            return
+        await self._autopilot(table, to_act)
 
     async def _autopilot(self, table: Table, seats: frozenset[int]) -> None:
         core = self.core

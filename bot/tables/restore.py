@@ -4,6 +4,7 @@ whose stored copy moved on (another process saved it) or that was not in memory 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+REFRESH_AT_ONCE = 8
+"""Table messages refreshed at the same time after a start."""
+
 
 class Restorer:
     """Loads tables from storage into the core."""
@@ -23,9 +27,13 @@ class Restorer:
         self.core = core
 
     async def restore(self) -> int:
-        """Load every live game this process hosts, refresh its message, resume its turns."""
+        """Load every live game this process hosts, resume its turns, refresh its message.
+
+        Every table is in memory (clicks on it work) before any message is refreshed; the
+        refreshes then run :data:`REFRESH_AT_ONCE` at a time (discord.py keeps each within
+        Discord's rate limits), so a thousand tables come back in seconds, not minutes.
+        """
         core = self.core
-        count = 0
         shards = core.shards
         if shards is None:
             records = await core.db.active_games()
@@ -33,17 +41,22 @@ class Restorer:
             records = await core.db.active_games(
                 shard_ids=list(shards.shard_ids), shard_count=shards.shard_count
             )
-        for record in records:
-            table = self.load(record)
-            if table is None:
-                continue
-            count += 1
+        tables = [table for table in map(self.load, records) if table is not None]
+        for table in tables:
             await self._forgive_downtime(table)
-            if record.message_id is not None:
-                await core.refresh(table, force=True)
-            if record.status == "active":
+            if table.record.status == "active":
                 core.driver.ensure_runner(table)
-        return count
+        gate = asyncio.Semaphore(REFRESH_AT_ONCE)
+
+        async def refresh(table: Table) -> None:
+            async with gate:
+                try:
+                    await core.refresh(table, force=True)
+                except Exception:  # one broken table must not keep the others away
+                    log.exception("Could not show game %s after the start", table.id)
+
+        await asyncio.gather(*(refresh(t) for t in tables if t.record.message_id is not None))
+        return len(tables)
 
     def load(self, record: GameRecord) -> Table | None:
         """A table for a stored live game, registered with the core (None: unknown game)."""

@@ -47,7 +47,7 @@ async def test_first_ask_names_a_flavour_in_a_modal(w: World) -> None:
         await w.fake.submit_modal(w.bob, opened, {"Flavour name": "pickles"})
     version = table.record.version
     await w.fake.submit_modal(w.alice, opened, {"Flavour name": "  @everyone  "})
-    assert "can't contain '@'" in _reply(w, room, w.alice).text()
+    assert "can't contain formatting characters (`@`)" in _reply(w, room, w.alice).text()
     assert table.record.version == version and table.state.names[0] is None  # type: ignore[attr-defined]
 
     await name_flavour(w.fake, w.alice, view, 1, "  juniper   berries ")

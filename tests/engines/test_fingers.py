@@ -83,11 +83,16 @@ def test_player_counts() -> None:
 
 def test_naming_rules() -> None:
     state = new()
-    with pytest.raises(IllegalAction, match="at most 32"):
-        ENGINE.apply(state, A, "new:1:" + "x" * 33)
+    with pytest.raises(IllegalAction, match="at most 32") as long:
+        ENGINE.apply(state, A, "new:1:" + "x" * 5000)
+    assert len(str(long.value)) < 100  # the name is not echoed back
+    with pytest.raises(IllegalAction, match=re.escape("can't contain '(' ')' '[' ']'")):
+        ENGINE.apply(state, A, "new:1:[nitro](https://x.example)")
+    with pytest.raises(IllegalAction, match="web addresses"):
+        ENGINE.apply(state, A, "new:1:https://x.example")
     with pytest.raises(IllegalAction, match="can't contain '@'"):
         ENGINE.apply(state, A, "new:1:@everyone")
-    with pytest.raises(IllegalAction, match="can't contain '<' '>'"):
+    with pytest.raises(IllegalAction, match="can't contain '#' '<' '>'"):
         ENGINE.apply(state, A, "new:1:<#123>")
     with pytest.raises(IllegalAction, match="Give the new flavour a name"):
         ENGINE.apply(state, A, "new:1:   ")

@@ -92,8 +92,12 @@ class Driver:
         guild: Any = None,
         wait: bool = True,
         timeout: float = 10,
+        forged: bool = False,
     ) -> InteractionResult:
-        """Run "/cmd [group] [sub]" with options checked against the synced schema."""
+        """Run "/cmd [group] [sub]" with options checked against the synced schema.
+
+        ``forged``: option values go out as given, without the type, range and length checks
+        Discord applies (what a modified client or a hand-made request could deliver)."""
         person, ch = self._person_in(user, channel, guild)
         if not self.world.permissions(person.id, ch) & P.USE_APPLICATION_COMMANDS:
             raise InteractionRefused(
@@ -102,7 +106,9 @@ class Driver:
         parts = command.strip().lstrip("/").split()
         cmd = self._command(parts[0], ch)
         self._check_command_permission(cmd, person, ch)
-        opts, resolved = self._build_options(cmd, parts[1:], options or {}, ch, focused=None)
+        opts, resolved = self._build_options(
+            cmd, parts[1:], options or {}, ch, focused=None, forged=forged
+        )
         data = self._command_data(cmd, opts, resolved)
         it = self._new_interaction(InteractionType.APPLICATION_COMMAND, person, ch, " ".join(parts))
         return await self._run(it, data, wait=wait, timeout=timeout)
@@ -139,9 +145,21 @@ class Driver:
         emoji: str | None = None,
         wait: bool = True,
         timeout: float = 10,
+        forged: bool = False,
     ) -> InteractionResult:
-        """Click a button of the current version of a message, by label, custom_id or emoji."""
+        """Click a button of the current version of a message, by label, custom_id or emoji.
+
+        ``forged``: send ``custom_id`` as a button click on the message whether or not the
+        message carries it (a modified client, or a control from an old message)."""
         person, msg = self._reader_of(user, message)
+        if forged:
+            if custom_id is None:
+                raise ValueError("a forged click needs custom_id=")
+            it = self._new_interaction(
+                InteractionType.MESSAGE_COMPONENT, person, self._channel(msg), custom_id, msg
+            )
+            data = {"custom_id": custom_id, "component_type": 2}
+            return await self._run(it, data, wait=wait, timeout=timeout)
         wanted = {"label": label, "custom_id": custom_id, "emoji": emoji}
         wanted = {k: v for k, v in wanted.items() if v is not None}
         if not wanted:
@@ -224,8 +242,13 @@ class Driver:
         *,
         wait: bool = True,
         timeout: float = 10,
+        forged: bool = False,
+        custom_id: str | None = None,
     ) -> InteractionResult:
-        """Fill and submit the modal a previous action opened; keys are custom_ids or labels."""
+        """Fill and submit the modal a previous action opened; keys are custom_ids or labels.
+
+        ``forged``: text goes out whatever its length (Discord would hold the form back), and
+        under ``custom_id`` if one is given instead of the modal's own."""
         modal = result.modal
         person = self.world.users[ident(user)]
         if modal is None:
@@ -257,7 +280,7 @@ class Driver:
                         f"modal field {label or inner['custom_id']!r} is required"
                     )
                 lo, hi = inner.get("min_length", 0), inner.get("max_length", 4000)
-                if text and not lo <= len(text) <= hi:
+                if text and not forged and not lo <= len(text) <= hi:
                     raise InteractionRefused(f"modal field {label!r}: length not in {lo}..{hi}")
                 filled["value"] = text
             else:
@@ -271,7 +294,8 @@ class Driver:
             raise InteractionRefused(f"the modal has no fields {sorted(remaining)}")
         modal.submitted = True
         origin = modal.interaction
-        data = {"custom_id": modal.custom_id, "components": components}
+        sent_id = custom_id if forged and custom_id is not None else modal.custom_id
+        data = {"custom_id": sent_id, "components": components}
         it = self._new_interaction(
             InteractionType.MODAL_SUBMIT, person, origin.channel, modal.custom_id, origin.source
         )
@@ -343,6 +367,7 @@ class Driver:
         values: dict[str, Any],
         ch: Channel,
         focused: str | None,
+        forged: bool = False,
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Options payload (subcommands nested) and `resolved`, refusing what Discord would."""
         top: list[dict[str, Any]] = []
@@ -375,6 +400,8 @@ class Driver:
                 if not opt.get("autocomplete"):
                     raise InteractionRefused(f"{where}: option {name!r} has no autocomplete")
                 entry.update(value=values[name], focused=True)
+            elif forged:
+                entry["value"] = values[name]
             else:
                 entry["value"] = self._option_value(opt, values[name], ch, resolved)
             container.append(entry)

@@ -1,0 +1,184 @@
+"""Answering interactions within Discord's three seconds, whatever storage does.
+
+Discord shows "This interaction failed" when a click or command gets no answer within three
+seconds. Work that may wait on the database (a move, a seat, a new table) runs inside
+:func:`in_time`: if it has not answered after :data:`ACK_AFTER` seconds, the interaction is
+acknowledged (deferred) and the real answer arrives as an edit or a follow-up when the work
+is done. :func:`send`, :func:`edit` and :func:`defer` answer the right way in either case;
+a lock per interaction keeps the timer and the handler from both answering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+ACK_AFTER = 1.5
+"""Seconds of work after which an interaction is deferred (Discord allows three)."""
+CONTENT_LIMIT = 2000
+"""Characters Discord accepts in a message's content."""
+
+_LOCK = "qt.answer_lock"
+_PUBLIC = "qt.deferred_public"
+
+
+def _lock(interaction: discord.Interaction) -> asyncio.Lock:
+    lock = interaction.extras.get(_LOCK)
+    if lock is None:
+        lock = interaction.extras[_LOCK] = asyncio.Lock()
+    return lock
+
+
+def clip(text: str | None, limit: int = CONTENT_LIMIT) -> str | None:
+    """Text shortened to fit Discord's limit (with an ellipsis when cut)."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
+
+
+async def _defer_now(interaction: discord.Interaction, *, public: bool) -> None:
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            return
+        if interaction.type is discord.InteractionType.application_command:
+            # The "thinking…" message becomes the answer; its visibility is fixed now.
+            await interaction.response.defer(thinking=True, ephemeral=not public)
+            interaction.extras[_PUBLIC] = public
+        else:
+            await interaction.response.defer()  # a click: nothing visible, edit later
+        log.info("Deferred a slow interaction (%s)", interaction.type.name)
+
+
+@contextlib.asynccontextmanager
+async def in_time(
+    interaction: discord.Interaction, *, public: bool = False, after: float = ACK_AFTER
+) -> AsyncIterator[None]:
+    """Defer ``interaction`` if the block has not answered it after ``after`` seconds.
+
+    ``public``: for commands, whether the answer will be seen by everyone (a new table) or
+    only by the person (the default).
+    """
+
+    async def late() -> None:
+        await asyncio.sleep(after)
+        try:
+            await _defer_now(interaction, public=public)
+        except discord.HTTPException:
+            log.warning("Could not defer a slow interaction", exc_info=True)
+
+    timer = asyncio.create_task(late(), name="answer-in-time")
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await timer
+
+
+async def send(interaction: discord.Interaction, *, ephemeral: bool = False, **parts: Any) -> int:
+    """Answer with a new message; its id. After a deferral, as a follow-up or in place of the
+    "thinking…" message when that has the same visibility."""
+    if "content" in parts:
+        parts["content"] = clip(parts["content"])
+    if parts.get("view", ...) is None:
+        parts.pop("view")  # discord.py's senders reject view=None
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            response = await interaction.response.send_message(ephemeral=ephemeral, **parts)
+            if response.message_id is not None:
+                return response.message_id
+            return (await interaction.original_response()).id
+        deferred_public = interaction.extras.pop(_PUBLIC, None)
+        if deferred_public is not None:
+            if deferred_public == (not ephemeral):
+                files = parts.pop("files", None)
+                if files:
+                    parts["attachments"] = files
+                message = await interaction.edit_original_response(**parts)
+                return message.id
+            # The wrong visibility was chosen when deferring: drop the "thinking…" message.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **parts)
+        return message.id
+
+
+async def edit(interaction: discord.Interaction, **parts: Any) -> None:
+    """Answer a click by editing the message it was on (after a deferral too)."""
+    if "content" in parts:
+        parts["content"] = clip(parts["content"])
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**parts)
+        else:
+            await interaction.edit_original_response(**parts)
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge a click with no visible answer (unless it was answered already)."""
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+def answered(interaction: discord.Interaction) -> bool:
+    return interaction.response.is_done()
+
+
+UNANSWERED_AFTER = 2.3
+"""Seconds after which :func:`watch` answers an interaction nothing else answered."""
+UNKNOWN_CONTROL = (
+    "That control isn't one I can use (it may be from an old message). "
+    "Use the buttons on the table as it is now."
+)
+
+
+async def watch(
+    interaction: discord.Interaction,
+    *,
+    handled: Callable[[discord.Interaction], bool] | None = None,
+    after: float = UNANSWERED_AFTER,
+) -> None:
+    """Make sure ``interaction`` gets an answer: if nothing answered it in time (a form no
+    handler took, a handler that failed silently), answer it briefly, only to the person.
+
+    ``handled`` tells whether some handler takes a click or form; one that none takes (a
+    garbage or forged custom_id) is answered at once.
+    """
+    if interaction.type in (discord.InteractionType.ping, discord.InteractionType.autocomplete):
+        return
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    controls = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+    if interaction.type in controls and handled is not None and not handled(interaction):
+        after = 0.0
+
+    async def check() -> None:
+        await asyncio.sleep(after)
+        if answered(interaction):
+            return
+        try:
+            async with _lock(interaction):
+                if interaction.response.is_done():
+                    return
+                log.warning(
+                    "Answering an unhandled %s interaction (custom_id %r)",
+                    interaction.type.name,
+                    custom_id[:100],
+                )
+                await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("Could not answer an unhandled interaction", exc_info=True)
+
+    task = asyncio.get_running_loop().create_task(check(), name="answer-watch")
+    _watching.add(task)
+    task.add_done_callback(_watching.discard)
+
+
+_watching: set[asyncio.Task[None]] = set()
