@@ -94,6 +94,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             ai_delay=self.settings.ai_delay,
             turn_timeout=self.settings.turn_timeout,
         )
+        await self.warm_up_games()
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(TableComponent)
         self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
@@ -107,6 +108,15 @@ class QuantumTableBot(commands.AutoShardedBot):
         else:
             log.info("Commands are synced by the process that runs shard 0")
         self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
+
+    async def warm_up_games(self) -> None:
+        """Let each game's AI build its precomputed tables, in worker threads, before the
+        bot connects (the first decision would otherwise build them on the event loop)."""
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(asyncio.to_thread(spec.warm_up) for spec in self.games.values() if spec.warm_up)
+        )
+        log.info("Game AIs warmed up in %.2f s", time.perf_counter() - started)
 
     @property
     def syncs_commands(self) -> bool:

@@ -215,6 +215,17 @@ def reach_table(on_board: bool) -> ReachTable:
     return ReachTable(on_board)
 
 
+def warm_up(entries: Sequence[int] = (1_000,), target: int = 10_000) -> None:
+    """Build the tables decisions use (about a second of work) for these entry thresholds
+    and games to ``target``: expected scores on and off the board, and the chances of
+    reaching a goal. Other options grow them on demand."""
+    for entry in entries:
+        for on_board in (True, False):
+            score_table(entry, on_board)
+    for on_board in (True, False):
+        reach_table(on_board).prob(FRESH, levels_needed(2 * target))  # a leader far ahead
+
+
 def levels_needed(points: int) -> int:
     """Levels of 50 needed to gain at least ``points``."""
     return -(-points // STEP)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.engines import qdice_ai
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
 from bot.render.qdice import render_qdice_png
 from bot.tables.protocols import GameSpec
@@ -82,4 +83,5 @@ SPEC = GameSpec(
     ui=QDiceUI(),
     emoji="🎲",
     blurb="Six dice in two colours: push your luck to 10,000.",
+    warm_up=qdice_ai.warm_up,
 )

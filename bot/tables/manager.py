@@ -211,14 +211,33 @@ class TableManager:
     async def private_panel(self, game_id: int, user_id: int) -> Panel:
         """A seated player's own view of the table, with the moves open to them."""
         table = await self.fetch(game_id)
-        async with table.lock:
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise NotSeated("You're not playing at this table, so there is no hand to show.")
-            if table.record.status != "active" or table.state is None:
-                raise GameError("The game hasn't started yet: your view appears once it does.")
-            await self.come_back(table, seat)
-            return await asyncio.to_thread(panels.private_panel, table, seat)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You're not playing at this table, so there is no hand to show.")
+        if table.record.status != "active" or table.state is None:
+            raise GameError("The game hasn't started yet: your view appears once it does.")
+        if table.seats[seat].autopilot:
+            async with table.lock:
+                await self.come_back(table, seat)
+        # The table as last saved, drawn outside the lock: a burst of "My hand" never waits
+        # behind a move, nor a move behind them. A view is drawn once per seat and version;
+        # clicks that want the same one share it.
+        view = panels.PrivateView.of(table, seat)
+        key = (view.version, tuple(view.names))
+        drawn = table.private_views.get(seat)
+        if drawn is None or drawn[0] != key:
+            task = asyncio.ensure_future(asyncio.to_thread(panels.private_panel, view))
+            table.private_views[seat] = (key, task)
+
+            def forget_failure(done: asyncio.Future[Panel], seat: int = seat) -> None:
+                failed = not done.cancelled() and done.exception() is not None
+                if failed and table.private_views.get(seat, (None, None))[1] is done:
+                    del table.private_views[seat]  # the next click draws it again
+
+            task.add_done_callback(forget_failure)
+        else:
+            task = drawn[1]
+        return await asyncio.shield(task)
 
     async def apply(self, table: Table, seat: int, action: str, user_id: int | None) -> None:
         """Apply a move to a copy, save it, and only then swap it in (lock held).

@@ -6,6 +6,10 @@ callers run them in a worker thread). Nothing here saves, waits or talks to Disc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -28,14 +32,34 @@ def public_panel(table: Table, turn_timeout: float) -> Panel:
     return panel
 
 
-def private_panel(table: Table, seat: int) -> Panel:
-    """``seat``'s own view of a game in progress, with the moves open to it."""
-    assert table.state is not None
+@dataclass(frozen=True)
+class PrivateView:
+    """What a seat's private view is drawn from, taken from the table at one moment.
+
+    A table's state is replaced, never changed in place, when a move is saved, so this
+    stays what it was while it is drawn, with no lock held.
+    """
+
+    table: Table
+    seat: int
+    state: BaseModel
+    names: list[str]
+    version: int
+
+    @classmethod
+    def of(cls, table: Table, seat: int) -> PrivateView:
+        assert table.state is not None
+        return cls(table, seat, table.state, list(table.names), table.record.version)
+
+
+def private_panel(view: PrivateView) -> Panel:
+    """A seat's own view of a game in progress, with the moves open to it."""
+    table, seat, state = view.table, view.seat, view.state
     engine = table.spec.engine
-    obs = engine.observe(table.state, seat)
-    legal = engine.legal_actions(table.state, seat) if seat in engine.to_act(table.state) else []
-    panel = table.spec.ui.private_panel(obs, legal, table.names)
-    panel.version = table.record.version
+    obs = engine.observe(state, seat)
+    legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
+    panel = table.spec.ui.private_panel(obs, legal, view.names)
+    panel.version = view.version
     panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
     return panel
 

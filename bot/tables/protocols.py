@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -45,6 +45,9 @@ class GameSpec:
     ui: GameUI
     emoji: str = "🎲"
     blurb: str = ""
+    warm_up: Callable[[], None] | None = None
+    """Builds what the game's AI precomputes (tables of odds), run in a worker thread before
+    the bot connects, so no first decision stalls the event loop building it."""
 
     @property
     def name(self) -> str:

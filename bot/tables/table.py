@@ -29,6 +29,8 @@ class Table:
     shown_version: int = -1
     reminded_version: int = -1
     runner: asyncio.Task[None] | None = None
+    private_views: dict[int, tuple[Any, asyncio.Future[Any]]] = field(default_factory=dict)
+    """Per seat: the private view last drawn (or being drawn) and what it was drawn from."""
 
     # --- identity and seats ------------------------------------------------------------
 

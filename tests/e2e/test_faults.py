@@ -131,6 +131,31 @@ async def test_a_click_the_database_cannot_take_is_answered_and_changes_nothing(
     assert stored is not None and stored.version == before
 
 
+# --- bursts ------------------------------------------------------------------------------
+
+
+async def test_a_burst_of_200_my_hand_clicks_is_answered_in_time(w: World) -> None:
+    from tests.e2e.qpoker_play import open_table as open_poker
+
+    room = w.channel()
+    players = [w.alice, w.bob, w.carol]
+    message = await open_poker(w.fake, room, w.alice, [w.bob, w.carol])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    clicks = [
+        w.fake.click(players[i % 3], message, label="My hand", wait=False) for i in range(200)
+    ]
+    results = await asyncio.gather(*clicks)
+    await w.fake.wait_idle(timeout=60)
+    assert not [r for r in results if r.interaction.expired]  # none past Discord's deadline
+    for i, result in enumerate(results):
+        view = result.message
+        assert view is not None and view.ephemeral and view.visible_to(players[i % 3])
+        assert f"game #{table.id}" in view.text()
+    assert not w.fake.errors
+    await w.fake.slash(w.alice, "qpoker cancel", channel=room)
+
+
 # --- names and text people type ---------------------------------------------------------
 
 

@@ -139,3 +139,21 @@ def test_ai_moves_are_always_accepted() -> None:
             move = ENGINE.ai_action(ENGINE.observe(state, seat), random.Random(seed))
             assert move.split(":")[0] in ("roll", "bank")
             ENGINE.apply(state, seat, move)
+
+
+def test_warm_up_builds_everything_default_games_decide_with() -> None:
+    from bot.engines import qdice_ai
+
+    qdice_ai.score_table.cache_clear()
+    qdice_ai.reach_table.cache_clear()
+    qdice_ai.warm_up()
+    built = qdice_ai.score_table.cache_info().currsize
+    rows = {b: len(qdice_ai.reach_table(b)._rows[0]) for b in (True, False)}
+    for seed in range(6):  # whole default games (to 10,000, entry 1,000), AI in every seat
+        state = ENGINE.new_game(ENGINE.parse_config({}), 2 + seed % 3, seed)
+        while not ENGINE.is_over(state):
+            (seat,) = ENGINE.to_act(state)
+            ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), None))
+    # No decision had to build a table: everything was there after the warm-up.
+    assert qdice_ai.score_table.cache_info().currsize == built
+    assert {b: len(qdice_ai.reach_table(b)._rows[0]) for b in (True, False)} == rows
