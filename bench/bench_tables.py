@@ -1,151 +1,213 @@
-"""Hosting benchmarks: click-to-response through the loopback, and memory per active game.
+"""Hosting benchmark: what a click costs next to a command that does nothing, with the bot in
+its own process, and how long 1,000 live games take to come back after a restart.
 
-Run: ``.venv/bin/python bench/bench_tables.py [--games 50] [--clicks 200]``. Prints figures;
-never fails on time.
+Run: ``.venv/bin/python bench/bench_tables.py [--games 50] [--samples 300] [--ai-tables 4]
+[--restore 1000]``. Prints figures; never fails on time.
 
-* Click to response: with N Quantum dice games in progress at once (two people each), the time
-  from a die-toggle click to the interaction's answer, and to the table message edit landing,
-  next to the round trip of a command that does almost nothing (``/about``).
-* Memory per active game: tracemalloc growth per started table held by the hosting core.
+* Click against no-op: the bot runs as a real subprocess (``python -m bot``) against a
+  loopback Discord in this process, on SQLite. ``--games`` Quantum dice tables with two
+  people each, and ``--ai-tables`` Flume tables where only AI seats play (the host leaves
+  once it starts; a finished one is replaced) moving in the background. One at a time, a
+  die click by the person whose move it is (answered with the redrawn table) alternates with
+  ``/about`` (answered with a small embed); each is timed from sending to Discord's answer.
+* Restore: ``--restore`` live games in the database; the time from starting the process to
+  its "Restored N live table(s)" line (every table in memory and its message refreshed),
+  next to the same start with an empty database.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
+import random
 import sys
 import tempfile
 import time
-import tracemalloc
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.client import QuantumTableBot
-from bot.config import Settings
-from bot.games import all_games
-from bot.sandbox.loopback import LoopbackDiscord
-from bot.sandbox.loopback.testing import run_bot_against, stop_bot
-from bot.storage.db import Database
-from bot.tables.manager import Person, TableManager
+from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Message, User
+from tests.support.processes import BotProcess
 
 
-def _ms(values: list[float]) -> str:
+def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    return (
-        f"median {statistics.median(ordered) * 1000:7.2f} ms   "
-        f"mean {statistics.fmean(ordered) * 1000:7.2f} ms   p95 {p95 * 1000:7.2f} ms"
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def figures(values: list[float]) -> str:
+    return "  ".join(
+        f"{name} {percentile(values, q) * 1000:6.1f}"
+        for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99), ("max", 1.0))
     )
 
 
-async def click_latency(games: int, clicks: int) -> None:
+@dataclass
+class Room:
+    fake: LoopbackDiscord
+    guild: Guild
+    alice: User
+    bob: User
+    tables: list[tuple[Channel, Message]] = field(default_factory=list)
+    rooms: int = 0
+
+    def channel(self) -> Channel:
+        self.rooms += 1
+        return self.fake.add_channel(self.guild, f"bench-{self.rooms}")
+
+
+async def open_dice(room: Room) -> None:
+    channel = room.channel()
+    lobby = (await room.fake.slash(room.alice, "qdice start", channel=channel, wait=False)).message
+    assert lobby is not None, "no lobby"
+    await room.fake.click(room.bob, lobby, label="Join", wait=False)
+    await room.fake.click(room.alice, lobby, label="Start", wait=False)
+    room.tables.append((channel, lobby))
+
+
+async def open_many(room: Room, count: int, batch: int = 16) -> None:
+    target = len(room.tables) + count
+    while len(room.tables) < target:
+        await asyncio.gather(
+            *(open_dice(room) for _ in range(min(batch, target - len(room.tables))))
+        )
+    await room.fake.wait_idle(timeout=300)
+
+
+async def ai_table(room: Room, stop: asyncio.Event, finished: list[int]) -> None:
+    """Keep one Flume table of AI seats playing: a new one when it ends."""
+    while not stop.is_set():
+        channel = room.channel()
+        fake = room.fake
+        lobby = (await fake.slash(room.alice, "flume start", channel=channel, wait=False)).message
+        assert lobby is not None
+        for _ in range(3):
+            await fake.click(room.alice, lobby, label="Add AI", wait=False)
+        await fake.click(room.alice, lobby, label="Start", wait=False)
+        await fake.slash(room.alice, "flume leave", channel=channel, wait=False)
+        while not stop.is_set():
+            await asyncio.sleep(0.5)
+            text = lobby.refresh().text()
+            if "· finished" in text or "cancelled" in text.lower():
+                finished.append(1)
+                break
+
+
+def to_act(message: Message) -> str | None:
+    footer = (message.embeds[0].get("footer") or {}).get("text", "") if message.embeds else ""
+    return footer.removeprefix("To act: ").strip() or None
+
+
+async def click_once(room: Room, table: tuple[Channel, Message]) -> float | None:
+    _channel, message = table
+    name = to_act(message.refresh())
+    if name not in ("alice", "bob"):
+        return None
+    die = next((b for b in message.buttons if (b.custom_id or "").endswith(":t0")), None)
+    if die is None or die.disabled:
+        return None
+    person = room.alice if name == "alice" else room.bob
+    start = time.perf_counter()
+    await room.fake.click(person, message, custom_id=die.custom_id, wait=False)
+    return time.perf_counter() - start
+
+
+async def about_once(room: Room, channel: Channel) -> float:
+    start = time.perf_counter()
+    await room.fake.slash(room.alice, "about", channel=channel, wait=False)
+    return time.perf_counter() - start
+
+
+async def click_against_noop(games: int, samples: int, ai_tables: int, ai_delay: float) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        async with LoopbackDiscord() as fake:
+            fake.ack_deadline = 30.0  # measure slow answers instead of failing them
+            guild = fake.add_guild("Bench")
+            alice, bob = fake.add_user("alice"), fake.add_user("bob")
+            fake.add_member(guild, alice)
+            fake.add_member(guild, bob)
+            bot = BotProcess(
+                "bench",
+                fake.url,
+                fake.token,
+                {"DATABASE_PATH": f"{folder}/bench.db", "AI_DELAY": str(ai_delay)},
+            )
+            await bot.start(cwd=Path(folder))
+            room = Room(fake, guild, alice, bob)
+            await open_many(room, games)
+            for label, background in (("idle", 0), (f"{ai_tables} AI tables moving", ai_tables)):
+                stop, finished = asyncio.Event(), []
+                runners = [
+                    asyncio.create_task(ai_table(room, stop, finished)) for _ in range(background)
+                ]
+                await asyncio.sleep(2 if background else 0)
+                rng = random.Random(11)
+                clicks: list[float] = []
+                noop: list[float] = []
+                while len(clicks) < samples:
+                    table = rng.choice(room.tables)
+                    took = await click_once(room, table)
+                    if took is not None:
+                        clicks.append(took)
+                    noop.append(await about_once(room, table[0]))
+                    await asyncio.sleep(0.01)  # one at a time: no queueing behind each other
+                stop.set()
+                await asyncio.gather(*runners, return_exceptions=True)
+                ratio = percentile(clicks, 0.95) / percentile(noop, 0.95)
+                print(
+                    f"{games} dice tables, {label:<20} click  ms {figures(clicks)}\n"
+                    f"{'':>16}{'':<20} /about ms {figures(noop)}\n"
+                    f"{'':>16}{'':<20} click p95 / no-op p95 = {ratio:.1f}x "
+                    f"(n={len(clicks)}; AI games finished meanwhile: {len(finished)})",
+                    flush=True,
+                )
+                await fake.wait_idle(timeout=120)
+            await bot.stop()
+            if errors := bot.errors():
+                print(f"  {len(errors)} error line(s) in the bot log, first: {errors[0]}")
+
+
+async def restore_time(games: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with LoopbackDiscord() as fake:
             guild = fake.add_guild("Bench")
             alice, bob = fake.add_user("alice"), fake.add_user("bob")
             fake.add_member(guild, alice)
             fake.add_member(guild, bob)
-            settings = Settings(
-                _env_file=None,  # type: ignore[call-arg]
-                discord_token=fake.token,
-                database_path=Path(folder) / "bench.db",
-                ai_delay=0,
-            )
-            bot = QuantumTableBot(settings)
-            task = await run_bot_against(fake, bot)
-            await bot.restored.wait()
-            people = {alice.id: alice, bob.id: bob}
-            rooms = []
-            for i in range(games):
-                room = fake.add_channel(guild, f"bench-{i}")
-                lobby = (await fake.slash(alice, "qdice start", channel=room)).message
-                await fake.click(bob, lobby, label="Join")
-                await fake.click(alice, lobby.refresh(), label="Start")
-                rooms.append(room)
-            print(f"{len(bot.tables.tables())} games in progress")
-
-            noop = []
-            for i in range(min(clicks, 100)):
-                start = time.perf_counter()
-                await fake.slash(alice, "about", channel=rooms[i % games], wait=False)
-                noop.append(time.perf_counter() - start)
-            await fake.wait_idle()
-
-            answer, landed = [], []
-            for i in range(clicks):
-                room = rooms[i % games]
-                table = bot.tables.in_location(room.id)
-                assert table is not None and table.state is not None
-                user = people[table.seats[table.state.current].user_id]  # type: ignore[attr-defined]
-                message = [m for m in fake.messages(room, viewer=alice) if not m.ephemeral][
-                    -1
-                ].refresh()
-                edits = message.edits
-                start = time.perf_counter()
-                await fake.click(user, message, custom_id=message.buttons[0].custom_id, wait=False)
-                answer.append(time.perf_counter() - start)
-                while message.refresh().edits == edits:  # noqa: ASYNC110 - polling the fake
-                    await asyncio.sleep(0.001)
-                landed.append(time.perf_counter() - start)
-            await fake.wait_idle()
-
-            burst_start = time.perf_counter()
-            burst = []
-            for room in rooms:
-                table = bot.tables.in_location(room.id)
-                user = people[table.seats[table.state.current].user_id]  # type: ignore[union-attr]
-                message = [m for m in fake.messages(room, viewer=alice) if not m.ephemeral][
-                    -1
-                ].refresh()
-                burst.append(
-                    fake.click(user, message, custom_id=message.buttons[0].custom_id, wait=False)
-                )
-            await asyncio.gather(*burst)
-            await fake.wait_idle()
-            burst_time = time.perf_counter() - burst_start
-
-            print(f"no-op command (/about) round trip     {_ms(noop)}")
-            print(f"die click -> interaction answered     {_ms(answer)}")
-            print(f"die click -> table message edited     {_ms(landed)}")
+            bot = BotProcess("restore", fake.url, fake.token, {"DATABASE_PATH": f"{folder}/r.db"})
+            started = time.perf_counter()
+            await bot.start(cwd=Path(folder))
+            empty = time.perf_counter() - started
+            room = Room(fake, guild, alice, bob)
+            await open_many(room, games)
+            await bot.stop()
+            started = time.perf_counter()
+            await bot.start(cwd=Path(folder), timeout=600)
+            full = time.perf_counter() - started
+            line = bot.lines[-1] if bot.lines else ""
+            await bot.stop()
             print(
-                f"{games} clicks at once, one per game: all answered and edited in {burst_time * 1000:.0f} ms"
+                f"start to restored: empty database {empty:5.1f} s; "
+                f"{games} live games {full:5.1f} s   ({line.split(' - ')[-1]})",
+                flush=True,
             )
-            fake.assert_no_errors()
-            await stop_bot(bot, task)
 
 
-async def memory_per_game(count: int) -> None:
-    class Nowhere:
-        async def show(self, table: object, panel: object) -> None: ...
-        async def announce(self, table: object, text: str, mention: int | None = None) -> None: ...
-
-    db = await Database.open(":memory:")
-    manager = TableManager(db, all_games(), Nowhere(), ai_delay=3600)
-    host, guest = Person(1, "Alice"), Person(2, "Bob")
-    tracemalloc.start()
-    before = tracemalloc.take_snapshot()
-    for i in range(count):
-        table = await manager.create("qdice", guild_id=1, channel_id=1000 + i, host=host, seed=i)
-        await manager.join(table.id, guest)
-        await manager.start(table.id, host)
-    after = tracemalloc.take_snapshot()
-    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
-    tracemalloc.stop()
-    print(f"memory per active game (core, {count} games): {grown / count / 1024:.1f} KiB")
-    await manager.close()
-    await db.close()
-
-
-def main() -> None:
+async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--clicks", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--ai-tables", type=int, default=4)
+    parser.add_argument("--ai-delay", type=float, default=0.3)
+    parser.add_argument("--restore", type=int, default=1000)
     args = parser.parse_args()
-    asyncio.run(memory_per_game(200))
-    asyncio.run(click_latency(args.games, args.clicks))
+    print("loopback Discord in this process; the bot in its own (python -m bot), SQLite")
+    await click_against_noop(args.games, args.samples, args.ai_tables, args.ai_delay)
+    if args.restore:
+        await restore_time(args.restore)
 
 
 if __name__ == "__main__":
-    main()
+    asyncio.run(main())

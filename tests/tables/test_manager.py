@@ -145,6 +145,54 @@ async def test_restart_restores_and_continues(db: Database) -> None:
     await second.close()
 
 
+class SlowPresenter(Recorder):
+    """Showing a table takes until ``gate`` opens; counts how many are shown at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.now = self.most = 0
+
+    async def show(self, table: Table, panel: Panel) -> None:
+        self.now += 1
+        self.most = max(self.most, self.now)
+        await self.gate.wait()
+        self.now -= 1
+        await super().show(table, panel)
+
+
+async def test_restore_brings_tables_back_concurrently_and_they_play_at_once(
+    db: Database,
+) -> None:
+    first = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0)
+    tables = []
+    for i in range(12):
+        table = await first.create(
+            "toy", guild_id=GUILD, channel_id=CHANNEL + i, host=ALICE, seed=i
+        )
+        await first.attach_message(table, 1000 + i)
+        await first.join(table.id, BOB)
+        await first.start(table.id, ALICE)
+        tables.append(table)
+    await first.close()
+
+    presenter = SlowPresenter()
+    second = TableManager(db, {"toy": TOY}, presenter, ai_delay=0)
+    restoring = asyncio.create_task(second.restore())
+    for _ in range(100):
+        if presenter.most >= 2:
+            break
+        await asyncio.sleep(0.01)
+    # Messages are refreshed several at a time, and every table already plays while they are.
+    assert presenter.most >= 2 and not restoring.done()
+    await second.act(tables[-1].id, ALICE.id, "add1", None)
+    assert second.get(tables[-1].id).record.version == tables[-1].record.version + 1
+    presenter.gate.set()
+    assert await restoring == 12
+    assert {table_id for table_id, _ in presenter.shown} >= {t.id for t in tables}
+    await second.close()
+
+
 async def test_deadline_reminds_then_ai_covers_until_return(db: Database) -> None:
     presenter = Recorder()
     manager = TableManager(db, {"toy": TOY}, presenter, ai_delay=0, turn_timeout=0.2)
