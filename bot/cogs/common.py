@@ -15,6 +15,7 @@ from discord import app_commands
 from bot import answers
 from bot.engines.base import GameError
 from bot.tables.table import Table
+from bot.text import safe_name
 from bot.ui import is_manager, message_parts, person, send_private
 
 if TYPE_CHECKING:
@@ -154,8 +155,7 @@ def game_group(
             )
             await answers.send(
                 interaction,
-                content=f"{discord.utils.escape_markdown(player.display_name)} was removed "
-                "from the table.",
+                content=f"{safe_name(player.display_name)} was removed from the table.",
             )
         await _bot(interaction).tables.refresh(table)
 

@@ -15,6 +15,7 @@ from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError
 from bot.render.leaderboard import render_leaderboard_png
+from bot.text import safe_name
 from bot.ui import reply_error
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class Leaderboard(commands.Cog):
         assert interaction.guild_id is not None
         who = player or interaction.user
         rows = await self.bot.db.user_stats(interaction.guild_id, who.id)
-        embed = discord.Embed(title=f"{who.display_name}'s record", colour=0x5865F2)
+        embed = discord.Embed(title=f"{safe_name(who.display_name)}'s record", colour=0x5865F2)
         if not rows:
             embed.description = "No finished games on this server yet."
         for row in rows:
