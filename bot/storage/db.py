@@ -42,6 +42,7 @@ from .models import (
     AI_USER_ID,
     CLOSED_STATUSES,
     ActionRecord,
+    AIRecord,
     FinishedGame,
     GameRecord,
     GameStatus,
@@ -107,7 +108,9 @@ def _check_seats(seats: Sequence[SeatRecord]) -> None:
 
 
 def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
-    return [(game_id, s.seat, s.user_id, s.name, int(s.is_ai), int(s.autopilot)) for s in seats]
+    return [
+        (game_id, s.seat, s.user_id, s.name, int(s.is_ai), int(s.autopilot), s.level) for s in seats
+    ]
 
 
 def _chunks(values: Sequence[int]) -> Generator[Sequence[int], None, None]:
@@ -243,7 +246,7 @@ class Database:
         for chunk in _chunks(ids):
             marks = ", ".join("?" * len(chunk))
             for seat in await conn.fetchall(
-                "SELECT game_id, seat, user_id, name, is_ai, autopilot FROM seats"
+                "SELECT game_id, seat, user_id, name, is_ai, autopilot, level FROM seats"
                 f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
                 chunk,
             ):
@@ -254,6 +257,7 @@ class Database:
                         name=seat["name"],
                         is_ai=bool(seat["is_ai"]),
                         autopilot=bool(seat["autopilot"]),
+                        level=seat["level"],
                     )
                 )
         return [
@@ -298,8 +302,8 @@ class Database:
     async def _replace_seats(conn: Conn, game_id: int, seats: Sequence[SeatRecord]) -> None:
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot, level)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             _seat_rows(game_id, seats),
         )
 
@@ -757,6 +761,26 @@ class Database:
                 (guild_id, user_id),
             )
         return [UserStats.model_validate(dict(r)) for r in rows]
+
+    async def results_against_ai(self, guild_id: int, user_id: int) -> list[AIRecord]:
+        """A person's finished games on a server that had AI players, grouped by the
+        strongest AI level at the table (a seat with no level played at normal)."""
+        async with self._read() as conn:
+            rows = await conn.fetchall(
+                "SELECT lv.strength AS strength, COUNT(*) AS games, SUM(r.won) AS wins"
+                " FROM results AS r JOIN games AS g ON g.id = r.game_id"
+                " JOIN (SELECT game_id, MAX(CASE COALESCE(level, 'normal')"
+                "   WHEN 'easy' THEN 1 WHEN 'normal' THEN 2 ELSE 3 END) AS strength"
+                "   FROM seats WHERE is_ai = 1 GROUP BY game_id) AS lv ON lv.game_id = r.game_id"
+                " WHERE g.guild_id = ? AND r.user_id = ? AND r.is_ai = 0"
+                " GROUP BY lv.strength ORDER BY lv.strength",
+                (guild_id, user_id),
+            )
+        names = {1: "easy", 2: "normal", 3: "hard"}
+        return [
+            AIRecord(level=names[int(r["strength"])], games=int(r["games"]), wins=int(r["wins"]))  # type: ignore[arg-type]
+            for r in rows
+        ]
 
     # ------------------------------------------------------------------ housekeeping
 

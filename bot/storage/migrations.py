@@ -127,7 +127,15 @@ M0001_INITIAL = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (M0001_INITIAL,)
+M0002_AI_LEVELS = Migration(
+    2,
+    "0002_ai_levels",
+    # An AI seat's level ("easy", "normal", "hard"); NULL for people and older AI seats
+    # (which played at normal).
+    ("ALTER TABLE seats ADD COLUMN level TEXT",),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (M0001_INITIAL, M0002_AI_LEVELS)
 """Every migration, in order. Append only."""
 
 

@@ -28,6 +28,8 @@ class SeatRecord(BaseModel):
     is_ai: bool
     autopilot: bool = False
     """An AI is playing this human's seat after a missed deadline."""
+    level: Literal["easy", "normal", "hard"] | None = None
+    """An AI seat's level: "easy", "normal" or "hard" (None: normal)."""
 
 
 class GameRecord(BaseModel):
@@ -115,6 +117,15 @@ class UserStats(LeaderboardRow):
     game: str
     board_size: int
     """How many players the board has (the AI pseudo-player is not counted)."""
+
+
+class AIRecord(BaseModel):
+    """A person's finished games against AI players of one level (the strongest at the
+    table), and how many of them they won."""
+
+    level: Literal["easy", "normal", "hard"]
+    games: int
+    wins: int
 
 
 class FinishedGame(BaseModel):

@@ -66,10 +66,32 @@ async def test_memory_database_works() -> None:
         assert await db.schema_version() == len(MIGRATIONS)
 
 
-async def test_upgrade_from_first_migration_keeps_data(tmp_path: Path) -> None:
+async def test_ai_levels_migration_keeps_first_schema_seats(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     async with Database.open(path, migrations=MIGRATIONS[:1]) as db:
         assert await db.schema_version() == 1
+        await db._run(
+            "INSERT INTO games (id, guild_id, channel_id, game, host_id, status, config_json,"
+            " seed, created_at) VALUES (1, 10, 20, 'qdice', 7, 'active', '{}', '1', 0)"
+        )
+        await db._run(
+            "INSERT INTO seats (game_id, seat, user_id, name, is_ai) VALUES"
+            " (1, 0, 7, 'alice', 0), (1, 1, NULL, 'Ada (AI)', 1)"
+        )
+    async with Database.open(path) as db:
+        assert await db.schema_version() == len(MIGRATIONS)
+        record = await db.load_game(1)
+        assert record is not None
+        assert [(s.name, s.is_ai, s.level) for s in record.seats] == [
+            ("alice", False, None),
+            ("Ada (AI)", True, None),  # an older AI seat: played, and plays on, at normal
+        ]
+
+
+async def test_upgrade_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with Database.open(path) as db:
+        assert await db.schema_version() == len(MIGRATIONS)
         record = await new_game(db)
     async with Database.open(path, migrations=(*MIGRATIONS, EXTRA)) as db:
         assert await db.schema_version() == EXTRA.version

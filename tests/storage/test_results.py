@@ -9,6 +9,7 @@ from bot.storage import (
     Database,
     GameClosed,
     InvalidArgument,
+    SeatRecord,
     display_rating,
 )
 from bot.storage.ratings import DEFAULT_MU, DEFAULT_SIGMA, MODEL
@@ -288,3 +289,25 @@ async def test_recent_results(db: Database) -> None:
     assert [g.game_id for g in await db.recent_results(GUILD, limit=1)] == [third]
     latest = (await db.recent_results(GUILD, "qdice"))[0]
     assert [(r.rank, r.is_ai) for r in latest.results] == [(1, False), (2, True)]
+
+
+async def test_results_against_ai_by_the_strongest_level_at_the_table(db: Database) -> None:
+    def bot(seat: int, level: str | None) -> SeatRecord:
+        return SeatRecord(seat=seat, user_id=None, name=f"AI {seat}", is_ai=True, level=level)  # type: ignore[arg-type]
+
+    alice, carol = human(0, 1, "alice"), human(1, 3, "carol")
+    await play_out(db, [[alice], [bot(1, "easy")]])  # beats an easy AI
+    await play_out(db, [[bot(1, "hard")], [alice], [bot(2, "easy")]])  # hard is strongest
+    await play_out(db, [[bot(1, "hard")], [alice]])
+    await play_out(db, [[alice], [bot(1, None)]])  # no level: normal
+    await play_out(db, [[alice], [carol]])  # no AI at all: not counted
+    await play_out(db, [[bot(2, "hard")], [carol]])  # someone else's game
+    record = await db.load_game(await play_out(db, [[alice], [bot(1, "hard")], [bot(2, "normal")]]))
+    assert record is not None and [s.level for s in record.seats] == [None, "hard", "normal"]
+    rows = await db.results_against_ai(GUILD, 1)
+    assert [(r.level, r.games, r.wins) for r in rows] == [
+        ("easy", 1, 1),
+        ("normal", 1, 1),
+        ("hard", 3, 1),
+    ]
+    assert await db.results_against_ai(GUILD + 1, 1) == []
