@@ -21,6 +21,7 @@ from bench.stats import wilson
 from bot.engines.qdice import QDiceConfig, QDiceEngine
 from bot.engines.qdice_ai import (
     FRESH,
+    choose_action,
     expected_turn_value,
     levels_needed,
     reach_table,
@@ -36,7 +37,7 @@ def play(engine: QDiceEngine, seed: int, ai_seat: int) -> tuple[int, int]:
     while not engine.is_over(state):
         (seat,) = engine.to_act(state)
         obs = engine.observe(state, seat)
-        move = engine.ai_action(obs, rng) if seat == ai_seat else threshold_action(obs, 300)
+        move = choose_action(obs, rng) if seat == ai_seat else threshold_action(obs, 300)
         engine.apply(state, seat, move)
     return engine.outcome(state).winners[0], state.turns
 

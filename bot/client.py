@@ -23,6 +23,7 @@ from bot.sharding import ShardSet
 from bot.storage.db import Database
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
+from bot.tables.thinking import Thinker
 from bot.ui import DiscordPresenter, TableComponent, on_modal_submit, reply_error
 
 log = logging.getLogger(__name__)
@@ -93,8 +94,14 @@ class QuantumTableBot(commands.AutoShardedBot):
             DiscordPresenter(self),
             ai_delay=self.settings.ai_delay,
             turn_timeout=self.settings.turn_timeout,
+            thinker=Thinker(
+                self.games.values(),
+                budget=self.settings.ai_budget,
+                workers=self.settings.ai_workers,
+            ),
         )
-        await self.warm_up_games()
+        # AI decisions run in worker processes; they build their tables before we connect.
+        await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(TableComponent)
         self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
@@ -108,15 +115,6 @@ class QuantumTableBot(commands.AutoShardedBot):
         else:
             log.info("Commands are synced by the process that runs shard 0")
         self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
-
-    async def warm_up_games(self) -> None:
-        """Let each game's AI build its precomputed tables, in worker threads, before the
-        bot connects (the first decision would otherwise build them on the event loop)."""
-        started = time.perf_counter()
-        await asyncio.gather(
-            *(asyncio.to_thread(spec.warm_up) for spec in self.games.values() if spec.warm_up)
-        )
-        log.info("Game AIs warmed up in %.2f s", time.perf_counter() - started)
 
     @property
     def syncs_commands(self) -> bool:

@@ -47,6 +47,18 @@ class Settings(BaseSettings):
     ai_delay: float = Field(
         default=1.2, ge=0, le=30, description="Seconds an AI waits before each move."
     )
+    ai_budget: float = Field(
+        default=1.0,
+        ge=0.05,
+        le=30,
+        description="Seconds an AI decision may think (a searching level stops there).",
+    )
+    ai_workers: int | None = Field(
+        default=None,
+        ge=0,
+        le=256,
+        description="Worker processes for AI decisions (default: one per core; 0: threads).",
+    )
     turn_timeout: int = Field(
         default=300, ge=30, le=86_400, description="Default seconds a player has for a move."
     )
@@ -66,7 +78,13 @@ class Settings(BaseSettings):
         return value.upper() if isinstance(value, str) else value
 
     @field_validator(
-        "discord_token", "dev_guild_id", "database_url", "shard_count", "shard_ids", mode="before"
+        "discord_token",
+        "dev_guild_id",
+        "database_url",
+        "shard_count",
+        "shard_ids",
+        "ai_workers",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:

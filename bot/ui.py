@@ -251,6 +251,8 @@ async def _handle_click(
     }
     if action in lobby_verbs:
         await lobby_verbs[action]()
+    elif action.startswith(f"{ADD_AI}:"):
+        await manager.add_ai(game_id, who, action.partition(":")[2])
     else:
         await manager.act(game_id, who.id, action, version)
     if private:

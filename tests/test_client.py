@@ -107,28 +107,3 @@ def test_the_example_env_file_loads_as_the_defaults() -> None:
     settings = load_settings(_env_file=Path(__file__).parents[1] / ".env.example")
     assert settings.database_url is None and settings.shard_ids is None
     assert settings.shard_count is None and settings.token is None
-
-
-async def test_game_ais_warm_up_in_worker_threads(tmp_path: Path) -> None:
-    import dataclasses
-    import threading
-
-    from bot.games import all_games
-
-    ran: list[str] = []
-    games = {
-        name: dataclasses.replace(spec, warm_up=lambda n=name: ran.append(n))  # type: ignore[misc]
-        for name, spec in all_games().items()
-    }
-    threads: list[threading.Thread] = []
-    games["qdice"] = dataclasses.replace(
-        games["qdice"], warm_up=lambda: threads.append(threading.current_thread())
-    )
-    bot = QuantumTableBot(
-        Settings(_env_file=None, database_path=tmp_path / "x.db"),  # type: ignore[call-arg]
-        games=games,
-    )
-    await bot.warm_up_games()
-    assert sorted(ran) == sorted(set(games) - {"qdice"})
-    assert threads and threads[0] is not threading.main_thread()
-    assert all_games()["qdice"].warm_up is not None  # Quantum dice has tables to build

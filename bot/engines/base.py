@@ -14,7 +14,8 @@ Shape (after OpenSpiel and pokerkit):
   public :class:`Event` records. A move against the rules raises :class:`IllegalAction`
   with a sentence a player can read, and leaves the state untouched.
 * ``observe(state, seat)`` is the only way hidden information leaves an engine; ``None`` is a
-  spectator. AI players decide from exactly this observation (``ai_action``).
+  spectator. AI players decide from exactly this observation (their
+  module is paired with the engine in the game's spec, not imported by the engine).
 
 Actions are short strings (they travel inside Discord component custom_ids, at most
 100 characters together with the table id).
@@ -155,10 +156,6 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
 
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome: ...
-
-    @abstractmethod
-    def ai_action(self, observation: ObsT, rng: random.Random) -> str:
-        """Choose a move for the observed seat from its observation alone."""
 
     # Conveniences shared by every engine -------------------------------------------------
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 from typing import ClassVar, Literal
 
@@ -239,11 +238,6 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
             winners=[w],
             summary=f"{{p{w}}} wins with an empty hand.",
         )
-
-    def ai_action(self, observation: FingersObservation, rng: random.Random) -> str:
-        from bot.engines.fingers_ai import choose_action
-
-        return choose_action(observation, rng)
 
     # Moves ---------------------------------------------------------------------------------
 

@@ -28,7 +28,6 @@ passes left, and the game ends once a side (or, five-handed, a player) reaches t
 
 from __future__ import annotations
 
-import random
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -303,11 +302,6 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             winners=winners,
             summary=f"{names} {verb} with {state.scores[winners[0]]}.",
         )
-
-    def ai_action(self, observation: FlumeObservation, rng: random.Random) -> str:
-        from bot.engines.flume_ai import choose_action
-
-        return choose_action(observation, rng)
 
     # Moves ---------------------------------------------------------------------------------
 

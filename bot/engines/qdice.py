@@ -22,14 +22,12 @@ banked score to 1,000 (``min(score, 1000)``, so odd entry options never raise it
 
 from __future__ import annotations
 
-import random
 import re
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
 from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
-from bot.engines.qdice_ai import choose_action
 from bot.engines.qdice_scoring import (
     BLACK_HOLE_SCORE,
     best_split,
@@ -194,10 +192,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
             winners=[winner],
             summary=f"{{p{winner}}} wins with {_fmt(state.scores[winner])}.",
         )
-
-    def ai_action(self, observation: QDiceObservation, rng: random.Random) -> str:
-        """The table-driven AI of :mod:`bot.engines.qdice_ai` (one-step ``roll:``/``bank:``)."""
-        return choose_action(observation, rng)
 
     # Moves ---------------------------------------------------------------------------------
 

@@ -8,8 +8,10 @@ named yet opens a modal for its name (select value ``?new:<player>``).
 
 from __future__ import annotations
 
+import random
 import re
 
+from bot.engines import fingers_ai
 from bot.engines.fingers import (
     NAME_LENGTH,
     FingersConfig,
@@ -18,7 +20,7 @@ from bot.engines.fingers import (
     ask_actions,
 )
 from bot.render.fingers import holding_text, render_fingers_png
-from bot.tables.protocols import GameSpec
+from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import ASK_TEXT, Control, Field, ModalSpec, Option, Panel
 
 MAX_OPTIONS = 25  # Discord's limit per select menu
@@ -204,9 +206,17 @@ class FingersUI:
         ]
 
 
+def decide(
+    observation: FingersObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """Quantum Fingers's AI at every level (easy and hard play as normal until it has its own)."""
+    return fingers_ai.choose_action(observation, rng)
+
+
 SPEC = GameSpec(
     engine=FingersEngine(),
     ui=FingersUI(),
     emoji="✋",
+    ai=GameAI(decide=decide),
     blurb="Go Fish with no cards: only fingers, and a history that must stay consistent.",
 )

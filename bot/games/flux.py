@@ -6,11 +6,14 @@ act from their private view (**My hand**), whose buttons edit it in place.
 
 from __future__ import annotations
 
+import random
+
+from bot.engines import flux_ai
 from bot.engines.cards import SUIT_SYMBOLS, card, label
 from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation
 from bot.engines.flux_rules import best_value, distance, hand_value, variants_text
 from bot.render.flux import render_flux_png, render_hand_png
-from bot.tables.protocols import GameSpec
+from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
 
 
@@ -160,9 +163,17 @@ class FluxUI:
         return f"{variants_text(config.keys)}. {config.deck_count} decks."
 
 
+def decide(
+    observation: FluxObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """Flux's AI at every level (easy and hard play as normal until it has its own)."""
+    return flux_ai.choose_action(observation, rng)
+
+
 SPEC = GameSpec(
     engine=FluxEngine(),
     ui=FluxUI(),
     emoji="🃏",
+    ai=GameAI(decide=decide),
     blurb="Three decks, a dice target: get your hand's value there, then win the poker.",
 )

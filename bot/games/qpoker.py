@@ -10,6 +10,9 @@ theirs (``SWAP:2:1.3``). Calling measurement is a button.
 
 from __future__ import annotations
 
+import random
+
+from bot.engines import qpoker_ai
 from bot.engines.qpoker import (
     CARD_NAMES,
     CARDS,
@@ -20,7 +23,7 @@ from bot.engines.qpoker import (
     QubitView,
 )
 from bot.render.qpoker import render_qpoker_png
-from bot.tables.protocols import GameSpec
+from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
 
 CARD_HELP: dict[str, str] = {
@@ -200,9 +203,17 @@ class QPokerUI:
         return f"{config.chips} chips each, {config.rounds} rounds, {cards} a round, {calling}."
 
 
+def decide(
+    observation: QPokerObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """QuantumPoker's AI at every level (easy and hard play as normal until it has its own)."""
+    return qpoker_ai.choose_action(observation, rng)
+
+
 SPEC = GameSpec(
     engine=QPokerEngine(),
     ui=QPokerUI(),
     emoji="🃏",
+    ai=GameAI(decide=decide),
     blurb="Qubit cards and Pauli gates: end the round with the most 1s and take the chips.",
 )

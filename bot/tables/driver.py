@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError
@@ -160,6 +159,8 @@ class TurnDriver:
         await core.refresh(table)
 
     async def _bot_move(self, table: Table, seat: int) -> None:
+        """One AI move: decided off the event loop from the seat's observation, with the
+        table unlocked meanwhile, then applied only if the table is still where it was."""
         core = self.core
         engine = table.spec.engine
         async with table.lock:
@@ -167,9 +168,17 @@ class TurnDriver:
                 return
             if seat not in engine.to_act(table.state) or not table.is_bot_seat(seat):
                 return
+            version = table.record.version
             observation = engine.observe(table.state, seat)
-            rng = random.Random(f"{table.record.seed}:ai:{table.record.version}:{seat}")
-            action = engine.ai_action(observation, rng)
+            legal = engine.legal_actions(table.state, seat)
+            level = table.ai_level(seat)
+        seed = f"{table.record.seed}:ai:{version}:{seat}"
+        action = await core.thinker.decide(table.spec, observation, level, seed, legal)
+        async with table.lock:
+            if table.state is None or table.record.status != "active":
+                return
+            if table.record.version != version or not table.is_bot_seat(seat):
+                return  # someone moved meanwhile (a person came back): look again
             try:
                 await core.apply(table, seat, action, None)
             except TableMovedOn:
@@ -177,8 +186,7 @@ class TurnDriver:
                 return
             except GameError:
                 log.exception("The AI chose an illegal move %r in game %s", action, table.id)
-                fallback = engine.legal_actions(table.state, seat)[0]
-                await core.apply(table, seat, fallback, None)
+                await core.apply(table, seat, legal[0], None)
 
 
 async def _wait_change(table: Table, seconds: float) -> bool:

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from bot.engines.base import ConfigError, GameError
 from bot.storage.models import SeatRecord
-from bot.tables.protocols import NotAllowed, NotSeated
+from bot.tables.protocols import LEVELS, NotAllowed, NotSeated
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -94,19 +94,22 @@ class Lobby:
             await self.core.set_seats(table, [*table.seats, seat])
         return table
 
-    async def add_ai(self, game_id: int, actor: Person) -> Table:
+    async def add_ai(self, game_id: int, actor: Person, level: str = "normal") -> Table:
+        """Seat an AI player of ``level`` ("easy", "normal" or "hard"); its name says which."""
+        if level not in LEVELS:
+            raise GameError(f"There is no AI level {level[:20]!r}: choose easy, normal or hard.")
         table = await self.core.fetch(game_id)
         async with table.lock:
             self._require_lobby(table)
             require_host(table, actor.id, is_admin=False, what="add AI players")
             if len(table.seats) >= table.spec.engine.max_players:
                 raise GameError(f"The table is full ({table.spec.engine.max_players} seats).")
-            taken = {seat.name for seat in table.seats}
-            name = next(
-                (f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken),
-                f"AI {len(table.seats) + 1}",
+            taken = {seat.name.partition(" (")[0] for seat in table.seats}
+            first = next((n for n in AI_NAMES if n not in taken), f"AI {len(table.seats) + 1}")
+            name = f"{first} (AI)" if level == "normal" else f"{first} (AI, {level})"
+            seat = SeatRecord(
+                seat=len(table.seats), user_id=None, name=name, is_ai=True, level=level
             )
-            seat = SeatRecord(seat=len(table.seats), user_id=None, name=name, is_ai=True)
             await self.core.set_seats(table, [*table.seats, seat])
         return table
 

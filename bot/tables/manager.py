@@ -41,6 +41,7 @@ from bot.tables.protocols import (
 )
 from bot.tables.restore import Restorer
 from bot.tables.table import Table
+from bot.tables.thinking import Thinker
 from bot.tables.views import Panel
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,7 @@ class TableManager:
         turn_timeout: float = 300,
         clock: Callable[[], float] = time.time,
         shards: Shards | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.db = db
         self.shards = shards
@@ -75,6 +77,8 @@ class TableManager:
         self.presenter = presenter
         self.turn_timeout = turn_timeout
         self.clock = clock
+        self.thinker = thinker or Thinker(self.games.values(), workers=0)
+        """Where AI decisions run (threads by default; the bot uses worker processes)."""
         self.lobby = Lobby(self)
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
@@ -161,8 +165,8 @@ class TableManager:
     async def join(self, game_id: int, person: Person) -> Table:
         return await self.lobby.join(game_id, person)
 
-    async def add_ai(self, game_id: int, actor: Person) -> Table:
-        return await self.lobby.add_ai(game_id, actor)
+    async def add_ai(self, game_id: int, actor: Person, level: str = "normal") -> Table:
+        return await self.lobby.add_ai(game_id, actor, level)
 
     async def remove_ai(self, game_id: int, actor: Person) -> Table:
         return await self.lobby.remove_ai(game_id, actor)

@@ -126,7 +126,7 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
         title=f"{title} · lobby",
         description=(
             f"Press **Join** to take a seat. The host adds AI players for empty seats "
-            f"and presses **Start** ({spec.engine.min_players} to "
+            f"(easy, normal or hard) and presses **Start** ({spec.engine.min_players} to "
             f"{spec.engine.max_players} players)."
         ),
         fields=[
@@ -138,6 +138,8 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
             Control(LEAVE, "Leave", row=0),
             Control(START, "Start", "primary", row=0),
             Control(ADD_AI, "Add AI", emoji="🤖", row=1),
+            Control(f"{ADD_AI}:easy", "Add easy AI", row=1),
+            Control(f"{ADD_AI}:hard", "Add hard AI", row=1),
             Control(
                 REMOVE_AI,
                 "Remove AI",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,15 +40,33 @@ class TextPromptUI(Protocol):
         """The text prompt for ``action`` (which starts with ``?``), or None to refuse it."""
 
 
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""AI levels, gentlest first. "normal" also covers for a person who ran out of time."""
+
+
+@dataclass(frozen=True)
+class GameAI:
+    """A game's AI players, paired with its engine in the game's spec.
+
+    ``decide(observation, level, rng, deadline)`` picks a move for the observed seat from
+    that observation alone; ``deadline`` is a ``time.monotonic()`` instant by which a
+    searching level returns its best move so far. Both functions are module-level so they
+    can run in worker processes.
+    """
+
+    decide: Callable[[Any, str, random.Random, float | None], str]
+    warm_up: Callable[[], None] | None = None
+    """Builds what decisions precompute (tables of odds), once per process."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     engine: Engine[Any, Any, Any]
     ui: GameUI
     emoji: str = "🎲"
     blurb: str = ""
-    warm_up: Callable[[], None] | None = None
-    """Builds what the game's AI precomputes (tables of odds), run in a worker thread before
-    the bot connects, so no first decision stalls the event loop building it."""
+    ai: GameAI | None = None
+    """Its AI players (None: AI seats play the first legal move, for test games)."""
 
     @property
     def name(self) -> str:

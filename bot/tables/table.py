@@ -66,6 +66,11 @@ class Table:
         record = self.record.seats[seat]
         return record.is_ai or record.autopilot
 
+    def ai_level(self, seat: int) -> str:
+        """The level the AI plays ``seat`` at: an AI seat's own, normal for a person it covers."""
+        record = self.record.seats[seat]
+        return (record.level or "normal") if record.is_ai else "normal"
+
     def acted_since(self, seat: int, version: int) -> bool:
         return any(v > version and s == seat for v, s in self.history)
 

@@ -24,7 +24,8 @@ async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
         await w.fake.slash(w.alice, "qdice start", channel=room, options={"target": 2000})
     ).message
     assert "First to 2,000" in lobby.text()
-    labels = ["Join", "Leave", "Start", "Add AI", "Remove AI", "Cancel"]
+    labels = ["Join", "Leave", "Start", "Add AI", "Add easy AI", "Add hard AI", "Remove AI"]
+    labels.append("Cancel")
     assert [b.label for b in lobby.buttons] == labels
     await w.fake.click(w.bob, lobby, label="Join")
     assert "bob" in lobby.refresh().text()

@@ -6,6 +6,7 @@ import pytest
 
 from bot.engines.base import IllegalAction, InvalidAction
 from bot.engines.qdice import QDiceConfig, QDiceState
+from bot.engines.qdice_ai import choose_action
 from tests.engines.scripted import ENGINE, ScriptedRng, kinds, make_state, table
 
 # Setup and basic flow -----------------------------------------------------------------------
@@ -320,14 +321,14 @@ def test_json_round_trip_mid_game_replays_identically() -> None:
     state = ENGINE.new_game(QDiceConfig(), 3, seed=7)
     for _ in range(15):
         (seat,) = ENGINE.to_act(state)
-        ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), None))  # type: ignore[arg-type]
+        ENGINE.apply(state, seat, choose_action(ENGINE.observe(state, seat), None))  # type: ignore[arg-type]
     dumped = ENGINE.dump_state(state)
     copy = ENGINE.load_state(dumped)
     assert copy == state
     assert ENGINE.dump_state(copy) == dumped
     for _ in range(20):
         (seat,) = ENGINE.to_act(state)
-        move = ENGINE.ai_action(ENGINE.observe(state, seat), None)  # type: ignore[arg-type]
+        move = choose_action(ENGINE.observe(state, seat), None)  # type: ignore[arg-type]
         assert ENGINE.apply(state, seat, move) == ENGINE.apply(copy, seat, move)
     assert state == copy
 
@@ -338,7 +339,7 @@ def test_same_seed_and_moves_give_the_same_game() -> None:
         texts: list[str] = []
         while not ENGINE.is_over(state):
             (seat,) = ENGINE.to_act(state)
-            move = ENGINE.ai_action(ENGINE.observe(state, seat), None)  # type: ignore[arg-type]
+            move = choose_action(ENGINE.observe(state, seat), None)  # type: ignore[arg-type]
             texts.extend(e.text for e in ENGINE.apply(state, seat, move))
         return ENGINE.dump_state(state), texts
 

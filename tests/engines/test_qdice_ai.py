@@ -136,7 +136,7 @@ def test_ai_moves_are_always_accepted() -> None:
         state = ENGINE.new_game(ENGINE.parse_config({"target": 2000}), 3, seed)
         while not ENGINE.is_over(state):
             (seat,) = ENGINE.to_act(state)
-            move = ENGINE.ai_action(ENGINE.observe(state, seat), random.Random(seed))
+            move = choose_action(ENGINE.observe(state, seat), random.Random(seed))
             assert move.split(":")[0] in ("roll", "bank")
             ENGINE.apply(state, seat, move)
 
@@ -153,7 +153,7 @@ def test_warm_up_builds_everything_default_games_decide_with() -> None:
         state = ENGINE.new_game(ENGINE.parse_config({}), 2 + seed % 3, seed)
         while not ENGINE.is_over(state):
             (seat,) = ENGINE.to_act(state)
-            ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), None))
+            ENGINE.apply(state, seat, choose_action(ENGINE.observe(state, seat), None))
     # No decision had to build a table: everything was there after the warm-up.
     assert qdice_ai.score_table.cache_info().currsize == built
     assert {b: len(qdice_ai.reach_table(b)._rows[0]) for b in (True, False)} == rows

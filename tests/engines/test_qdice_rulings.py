@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from bot.engines.base import IllegalAction
 from bot.engines.qdice import COLOURS, Die, QDiceConfig, QDiceState
+from bot.engines.qdice_ai import choose_action
 from bot.engines.qdice_scoring import best_split, has_score, is_black_hole, score_keep
 from tests.engines.scripted import ENGINE, kinds
 from tests.engines.scripted import make_state as scripted_state
@@ -667,7 +668,7 @@ def test_two_players_and_ai_seats_play_a_whole_game() -> None:
     moves = 0
     while not ENGINE.is_over(state):
         (seat,) = ENGINE.to_act(state)
-        ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), None))  # type: ignore[arg-type]
+        ENGINE.apply(state, seat, choose_action(ENGINE.observe(state, seat), None))  # type: ignore[arg-type]
         moves += 1
         assert moves < 5000
     winner = state.winner

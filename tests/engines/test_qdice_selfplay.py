@@ -6,7 +6,7 @@ import random
 
 from bot.engines.base import Event
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation, QDiceState
-from bot.engines.qdice_ai import threshold_action
+from bot.engines.qdice_ai import choose_action, threshold_action
 from bot.engines.qdice_scoring import score_keep, scoring_keeps
 
 ENGINE = QDiceEngine()
@@ -48,7 +48,7 @@ def pick(state: QDiceState, obs: QDiceObservation, kind: str, rng: random.Random
     seat = obs.current
     assert seat is not None
     if kind == "ai":
-        return ENGINE.ai_action(obs, rng)
+        return choose_action(obs, rng)
     if kind == "threshold":
         return threshold_action(obs, rng.choice([300, 500, 1000]))
     # a random player: now and then any legal action, else a random legal keep, one-step

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import random
+import time
 
 from pydantic import BaseModel, Field
 
 from bot.engines.base import Engine, Event, IllegalAction, Outcome, Rng
-from bot.tables.protocols import GameSpec
+from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Panel
 
 
@@ -64,9 +66,6 @@ class ToyEngine(Engine[ToyConfig, ToyState, ToyObs]):
     def outcome(self, state: ToyState) -> Outcome:
         return Outcome.from_scores(state.totals)
 
-    def ai_action(self, observation: ToyObs, rng: random.Random) -> str:
-        return "add2"
-
 
 class ToyUI:
     def table_png(self, observation: ToyObs, names: list[str], log: list[str]) -> bytes:
@@ -85,4 +84,24 @@ class ToyUI:
         return f"goal {config.goal}"
 
 
-TOY = GameSpec(engine=ToyEngine(), ui=ToyUI(), emoji="🧸", blurb="A toy")
+def toy_ai(observation: ToyObs, level: str, rng: random.Random, deadline: float | None) -> str:
+    """Adds 2; "easy" adds 1 (a worker process runs it)."""
+    return "add1" if level == "easy" else "add2"
+
+
+TOY = GameSpec(engine=ToyEngine(), ui=ToyUI(), emoji="🧸", blurb="A toy", ai=GameAI(decide=toy_ai))
+
+
+def pid_ai(observation: ToyObs, level: str, rng: random.Random, deadline: float | None) -> str:
+    """Says which process decided (for the tests of where decisions run)."""
+    return f"pid:{os.getpid()}:{level}:{deadline is not None}"
+
+
+def broken_ai(observation: ToyObs, level: str, rng: random.Random, deadline: float | None) -> str:
+    raise RuntimeError("this AI always fails")
+
+
+def slow_ai(observation: ToyObs, level: str, rng: random.Random, deadline: float | None) -> str:
+    """Thinks for 1.5 s whatever its budget, then adds 2."""
+    time.sleep(1.5)
+    return "add2"

@@ -1,0 +1,153 @@
+"""AI decisions off the event loop: worker processes, a time budget, a legal fallback.
+
+An AI decision is pure CPU work on an observation (a pydantic model, which pickles), so it
+runs in a pool of worker processes sized to the machine: however hard an AI thinks, the
+event loop that answers every table's clicks never waits for it. Each decision has a time
+budget (searching levels stop at it with their best move so far); a decision that fails,
+or has not come back well after its budget, is replaced by a legal move and logged, so a
+game never stops on its AI.
+
+The pool is shared by every bot in the process (tests start many) and warmed up when the bot
+starts: each worker builds what the games' AIs precompute before the bot says it is ready.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.tables.protocols import GameSpec
+
+log = logging.getLogger(__name__)
+
+_pools: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
+_warmed: dict[int, set[Callable[[], None]]] = {}
+
+
+def default_workers() -> int:
+    """Worker processes for AI decisions: one per core the process may use, at least one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores)
+
+
+def _think(
+    decide: Callable[[Any, str, random.Random, float | None], str],
+    observation: Any,
+    level: str,
+    seed: str,
+    budget: float,
+) -> str:
+    """In a worker: one decision, its deadline counted from when the worker starts on it."""
+    return decide(observation, level, random.Random(seed), time.monotonic() + budget)
+
+
+def _warm(warmers: tuple[Callable[[], None], ...]) -> int:
+    """In a worker: build every game's precomputed tables (cached for the process)."""
+    for warm_up in warmers:
+        warm_up()
+    return os.getpid()
+
+
+def _shutdown_pools() -> None:
+    for pool in _pools.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _pools.clear()
+
+
+atexit.register(_shutdown_pools)
+
+
+class Thinker:
+    """Runs AI decisions in worker processes within a time budget.
+
+    ``workers=0`` decides in a thread of this process instead (for tools that cannot spawn
+    processes); the event loop is still never blocked.
+    """
+
+    def __init__(
+        self,
+        games: Iterable[GameSpec],
+        *,
+        budget: float = 1.0,
+        workers: int | None = None,
+        grace: float | None = None,
+    ) -> None:
+        self.games = list(games)
+        self.budget = budget
+        self.workers = default_workers() if workers is None else workers
+        self.grace = grace if grace is not None else 2.0 + 2 * budget
+        """Seconds past the budget before a decision counts as lost (queueing included)."""
+        self.fallbacks = 0
+
+    def _pool(self) -> concurrent.futures.Executor | None:
+        if self.workers <= 0:
+            return None
+        pool = _pools.get(self.workers)
+        if pool is None:
+            # Spawned, not forked: the bot runs threads (the database's, the renderers').
+            context = multiprocessing.get_context("spawn")
+            pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+            _pools[self.workers] = pool
+            _warmed[self.workers] = set()
+        return pool
+
+    async def start(self) -> None:
+        """Start the workers and let each build the games' precomputed tables."""
+        warmers = tuple(g.ai.warm_up for g in self.games if g.ai is not None and g.ai.warm_up)
+        pool = self._pool()
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        if pool is None:
+            await asyncio.gather(*(asyncio.to_thread(w) for w in warmers))
+            return
+        todo = tuple(w for w in warmers if w not in _warmed[self.workers])
+        # One task per worker at once makes the pool start them all.
+        await asyncio.gather(
+            *(loop.run_in_executor(pool, _warm, todo) for _ in range(self.workers))
+        )
+        _warmed[self.workers].update(todo)
+        log.info(
+            "%d AI worker process(es) ready in %.2f s", self.workers, time.perf_counter() - started
+        )
+
+    async def decide(
+        self, spec: GameSpec, observation: Any, level: str, seed: str, legal: list[str]
+    ) -> str:
+        """The move ``spec``'s AI chooses at ``level``; a legal move if it fails or is late."""
+        if spec.ai is None:
+            return legal[0]
+        pool = self._pool()
+        loop = asyncio.get_running_loop()
+        args = (spec.ai.decide, observation, level, seed, self.budget)
+        if pool is None:
+            future: asyncio.Future[str] = asyncio.ensure_future(asyncio.to_thread(_think, *args))
+        else:
+            future = loop.run_in_executor(pool, _think, *args)
+        try:
+            return await asyncio.wait_for(future, self.budget + self.grace)
+        except TimeoutError:
+            log.warning(
+                "%s AI (%s) gave no move within %.1f s; playing a legal move instead",
+                spec.title,
+                level,
+                self.budget + self.grace,
+            )
+        except concurrent.futures.BrokenExecutor:
+            log.exception("The AI worker pool broke; starting a new one")
+            _pools.pop(self.workers, None)
+            _warmed.pop(self.workers, None)
+        except Exception:
+            log.exception("%s AI (%s) failed; playing a legal move instead", spec.title, level)
+        self.fallbacks += 1
+        return random.Random(seed).choice(legal)
