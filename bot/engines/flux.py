@@ -647,10 +647,26 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 )
             )
         while len(alive) > 1:
-            drawn = {s: self._draw(state) for s in alive}
-            if any(c is None for c in drawn.values()):
-                break  # no cards left to decide: the first claimant from the dealer's left
-            codes = {s: c for s, c in drawn.items() if c is not None}
+            if len(state.shoe) + len(state.burned) < len(alive):
+                # A round is dealt only when every claimant can have a card, so no card is
+                # ever left half-drawn; otherwise the first claimant from the dealer's left.
+                first = min(alive, key=lambda s: (s - state.dealer - 1) % state.n_players)
+                events.append(
+                    Event(
+                        kind="claim_out",
+                        seat=first,
+                        text="Too few cards are left to deal every claimant a tie-break card: "
+                        f"the claim goes to {{p{first}}}, the first of them from the dealer's "
+                        "left.",
+                        data={"cards": {}},
+                    )
+                )
+                break
+            codes: dict[int, str] = {}
+            for s in alive:
+                code = self._draw(state)
+                assert code is not None  # counted above
+                codes[s] = code
             state.out.extend(codes.values())
             low = min(card(c).rank for c in codes.values())
             survivors = [s for s in alive if card(codes[s]).rank != low]

@@ -180,6 +180,25 @@ def test_claim_tie_break_colour_total_then_face_cards_then_cards() -> None:
     assert total_cards(state) == 156
 
 
+def test_claim_tie_break_never_half_draws_when_the_cards_run_out() -> None:
+    same = "TH 2D KS KH QS QH JD"
+    # three tied claimants, one card left in the shoe and none burned: no round can be dealt
+    state = make_state([same, same, same], phase="claim", dealer=1)
+    state.out += state.shoe[1:] + state.burned
+    state.shoe, state.burned = state.shoe[:1], []
+    winner, events = ENGINE._claim_tiebreak(state, [0, 1, 2])
+    assert total_cards(state) == 156  # the last card is still in the shoe
+    assert len(state.shoe) == 1
+    assert winner == 2 and events[-1].kind == "claim_out"  # first from the dealer's left
+    # a full round (5♣ to seat 0 drops it), then too few cards for the two left
+    state = make_state([same, same, same], phase="claim", dealer=0, shoe="5C 9D 9H")
+    state.out += state.shoe[3:] + state.burned
+    state.shoe, state.burned = state.shoe[:3], []
+    winner, events = ENGINE._claim_tiebreak(state, [0, 1, 2])
+    assert [e.kind for e in events] == ["claim_draw", "claim_out"]
+    assert winner == 1 and total_cards(state) == 156  # 9♦ and 9♥ tie; seat 1 is first
+
+
 # --- tricks, command, discards, flux, calls -----------------------------------------------
 
 
