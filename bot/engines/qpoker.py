@@ -192,6 +192,26 @@ def complete_moves(
     return moves
 
 
+def call_refusal(calling: bool, called_by: int | None, cards_left: int, others: int) -> str | None:
+    """Why measurement cannot be called now, or None when it can.
+
+    A call promises every other player in the round one last turn, and each turn takes a
+    community card, so a call needs at least one card left for each of them.
+    """
+    if not calling:
+        return "Calling measurement is off at this table: play a card."
+    if called_by is not None:
+        return "Measurement has already been called this round."
+    if cards_left < others:
+        return (
+            f"You can't call now: only {_plural(cards_left, 'community card')} "
+            f"{'is' if cards_left == 1 else 'are'} left for the "
+            f"{_plural(others, 'other player')}, and a call promises each of them one last "
+            "turn. Take a card instead."
+        )
+    return None
+
+
 def qubit_name(index: int) -> str:
     """Qubits are numbered from 1 for people (0 in action strings)."""
     return f"qubit {index + 1}"
@@ -373,8 +393,12 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             raise IllegalAction("That player is not in this round.")
         self._check_own(qubit)
 
+    def _call_refusal(self, state: QPokerState) -> str | None:
+        others = len(self.in_round(state)) - 1
+        return call_refusal(state.config.calling, state.called_by, len(state.community), others)
+
     def _may_call(self, state: QPokerState) -> bool:
-        return state.config.calling and state.called_by is None
+        return self._call_refusal(state) is None
 
     def _take(self, state: QPokerState, seat: int, card: Card) -> None:
         if card not in state.community:
@@ -483,10 +507,9 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
     # Calling and the turn order -----------------------------------------------------------
 
     def _call(self, state: QPokerState, seat: int) -> list[Event]:
-        if not state.config.calling:
-            raise IllegalAction("Calling measurement is off at this table: play a card.")
-        if state.called_by is not None:
-            raise IllegalAction("Measurement has already been called this round.")
+        refusal = self._call_refusal(state)
+        if refusal is not None:
+            raise IllegalAction(refusal)
         state.called_by = seat
         state.moves += 1
         players = self.in_round(state)

@@ -49,6 +49,7 @@ def check(state: QPokerState, chips: int) -> None:
         assert len(state.qubits[seat]) == (QUBITS if seat in players else 0)
     if state.called_by is not None:
         assert state.current in state.final_left and state.called_by not in state.final_left
+        assert len(state.community) >= len(state.final_left), "a promised last turn is lost"
     check_views(state)
 
 
