@@ -498,6 +498,26 @@ def test_the_match_ends_after_the_last_round_most_chips_winning() -> None:
         ENGINE.apply(state, 0, "call")
 
 
+def test_chips_left_in_the_pot_go_to_the_match_winner() -> None:
+    # The last round: seats 0 and 1 tie on 3 points and split 3 chips (2 carried + 1 from
+    # seat 2): one each, one left over. The match ends, so the last chip is not lost: it goes
+    # to the first tied player from the dealer's left (the last round's starter, seat 0).
+    state = make_state(["1 1 1 1", "1 1 1 0", "1 0 0 0"], chips=[10, 10, 10], carry=2, rounds=1)
+    total = total_chips(state)
+    events = finish_round(state)
+    assert ENGINE.is_over(state) and state.carry == 0
+    assert state.chips == [16, 15, 13] and sum(state.chips) == total
+    pot = next(e for e in events if e.kind == "pot")
+    assert pot.data["gains"] == {0: 1} and "{p0}" in pot.text
+    assert ENGINE.outcome(state).winners == [0]
+    # the same with seat 1 starting the round: seat 1 gets the odd chip
+    state = make_state(
+        ["1 1 1 0", "1 1 1 1", "1 0 0 0"], chips=[10, 10, 10], carry=2, rounds=1, current=1
+    )
+    finish_round(state)
+    assert state.chips == [15, 16, 13] and state.carry == 0
+
+
 def test_outcome_before_the_end_is_refused() -> None:
     with pytest.raises(IllegalAction):
         ENGINE.outcome(ENGINE.new_game(QPokerConfig(), 2, seed=1))

@@ -41,6 +41,7 @@ def check(state: QPokerState, chips: int) -> None:
     players = [s for s in range(state.n_players) if not state.out[s]]
     if state.over:
         assert state.current is None and ENGINE.to_act(state) == frozenset()
+        assert state.carry == 0 and sum(state.chips) == chips, "the pot was never awarded"
         return
     assert len(players) >= 2
     assert ENGINE.to_act(state) == frozenset({state.current})
