@@ -74,10 +74,14 @@ _ACTION = re.compile(
 
 
 class FluxConfig(BaseModel):
-    """Table options: the variants (e.g. ``"1,4,17"``) and, for Variant 18, the decks."""
+    """Table options: the variants (e.g. ``"1,4,17"``); for Variant 18, the decks; for
+    Variant 15, how long the game lasts: ``deals`` each player makes and/or a score ``limit``
+    (whichever comes first; two deals each when neither is set)."""
 
     variants: str = ""
     decks: int | None = Field(default=None, ge=1, le=6)
+    deals: int | None = Field(default=None, ge=1, le=10)
+    limit: int | None = Field(default=None, ge=10, le=1000)
 
     @field_validator("variants", mode="before")
     @classmethod
@@ -95,6 +99,11 @@ class FluxConfig(BaseModel):
             )
         if self.decks is not None and self.decks >= 3 and short:
             raise ConfigError("Variant 18 plays with fewer decks: choose 1 or 2 decks.")
+        if (self.deals is not None or self.limit is not None) and "15" not in self.keys:
+            raise ConfigError(
+                "The number of deals and the score limit set how long Variant 15 (Reshuffling) "
+                "lasts: add 15 to the variants."
+            )
         return self
 
     @property
@@ -104,6 +113,22 @@ class FluxConfig(BaseModel):
     @property
     def rules(self) -> Rules:
         return Rules.of(self.keys)
+
+    @property
+    def deal_rounds(self) -> int | None:
+        """Variant 15: how many times each player deals before the game ends (None: no cap)."""
+        if "15" not in self.keys:
+            return None
+        if self.deals is None and self.limit is None:
+            return 2
+        return self.deals
+
+    @property
+    def score_limit(self) -> int | None:
+        """The lowest score that ends the game: Variants 8 and 18, and 15's limit."""
+        limits = [self.rules.score_limit, self.limit if "15" in self.keys else None]
+        found = [x for x in limits if x is not None]
+        return min(found) if found else None
 
     @property
     def deck_count(self) -> int:
@@ -804,11 +829,12 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def _take_command(self, state: FluxState, seat: int) -> list[Event]:
         rules = state.config.rules
         state.commander = seat
+        events: list[Event] = []
+        state.discard_roll = None
         if rules.has("16"):
-            state.target_dice = state.rng.dice(3, 6)
+            state.target_dice = self._roll_target_dice(state)
             state.target = sum(state.target_dice)
-            state.discard_roll = None
-            events = [
+            events.append(
                 Event(
                     kind="target",
                     seat=seat,
@@ -816,22 +842,22 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                     f" = {state.target}.",
                     data={"dice": state.target_dice, "target": state.target},
                 )
-            ]
+            )
             if state.target in (3, 18):
                 return events + self._flux(state, seat)
             state.discard_range = (0, HAND_SIZE)
-        else:
+        if not rules.has("16") or rules.temporal_die:
             sides = rules.discard_sides
             roll = state.rng.randint(1, sides)
             state.discard_roll = roll
-            events = [
+            events.append(
                 Event(
                     kind="discard_die",
                     seat=seat,
                     text=f"{{p{seat}}} rolls the discard die: {roll}.",
                     data={"roll": roll},
                 )
-            ]
+            )
             if roll == sides:
                 return events + self._flux(state, seat)
             state.discard_range = (0 if rules.has("1") else roll, roll)
@@ -1004,7 +1030,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.commander = None
         state.turn = None
         state.trick = []
-        auto = state.config.rules.has("14")
+        auto = state.config.rules.best_five
         for s in range(state.n_players):
             state.poker_choice[s] = None
             state.selected[s] = []
@@ -1093,8 +1119,12 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         rules = state.config.rules
         if rules.has("22"):
             return "One player is left standing." if len(self.seats_in_play(state)) <= 1 else ""
+        deals = state.config.deal_rounds
+        if deals is not None and state.hand_no >= deals * state.n_players:
+            times = {1: "once", 2: "twice"}.get(deals, f"{deals} times")
+            return f"Every player has dealt {times}."
         if rules.has("15"):
-            return "Every player has dealt twice." if state.hand_no >= 2 * state.n_players else ""
+            return ""  # reshuffled every hand: only the deals or the score limit end it
         if state.cutoff_reached or not state.shoe:
             return "The burned cards are reached."
         players = len(self.seats_in_play(state))
@@ -1153,7 +1183,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
 
     def _score_end(self, state: FluxState, events: list[Event]) -> bool:
         """Variants 8 and 18: the game stops the moment someone reaches the limit."""
-        limit = state.config.rules.score_limit
+        limit = state.config.score_limit
         if limit is None or max(state.scores) < limit:
             return False
         events.extend(self._game_over(state, f"Someone reached {limit} points."))

@@ -157,7 +157,16 @@ class FluxUI:
         ]
 
     def options_text(self, config: FluxConfig) -> str:
-        return f"{variants_text(config.keys)}. {config.deck_count} decks."
+        text = f"{variants_text(config.keys)}. {config.deck_count} decks."
+        ends = []
+        if config.deal_rounds is not None:
+            ends.append(f"after {config.deal_rounds} deal(s) each")
+        if config.limit is not None and "15" in config.keys:
+            ends.append(f"at {config.limit} points")
+        if ends:
+            first = ", whichever comes first" if len(ends) > 1 else ""
+            text += f" The game ends {' or '.join(ends)}{first}."
+        return text
 
 
 SPEC = GameSpec(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from bot.engines.base import ConfigError
 from bot.engines.flux import FluxConfig, FluxState
 from tests.engines.test_flux import ENGINE, make_state, play_round, total_cards
 
@@ -118,11 +121,76 @@ def test_v14_poker_hand_is_chosen_automatically() -> None:
     assert state.last_result is not None and state.last_result.poker_winner == 0
 
 
+def test_v13_is_accepted_and_plays_as_14() -> None:
+    for variants in ("13", "13,14"):
+        state = make_state(
+            ["AS AH AD KS KH 2C 3C", "QS QH 9D 8S 7H 2D 3D"], variants=variants, phase="command"
+        )
+        state.commander = 0
+        ENGINE.apply(state, 0, "call")
+        assert state.phase != "poker"  # the best five were picked for everyone
+        assert state.last_result is not None and state.last_result.poker_winner == 0
+        assert state.last_result.poker[0] == ["AS", "AH", "AD", "KS", "KH"]
+
+
 def test_v15_reshuffle_every_hand_and_end_after_two_deals_each() -> None:
     state = ENGINE.new_game(FluxConfig(variants="15,14"), 2, 9)
     _play_out(state)
     assert state.hand_no == 4 and state.end_reason == "Every player has dealt twice."
     assert total_cards(state) == 156
+
+
+def test_v15_length_is_a_table_option() -> None:
+    config = ENGINE.parse_config({"variants": "15,14", "deals": 3})
+    state = ENGINE.new_game(config, 2, 9)
+    _play_out(state)
+    assert state.hand_no == 6 and state.end_reason == "Every player has dealt 3 times."
+    config = ENGINE.parse_config({"variants": "15,14", "limit": 30})
+    assert config.deal_rounds is None and config.score_limit == 30
+    state = ENGINE.new_game(config, 3, 9)
+    _play_out(state)
+    assert state.end_reason == "Someone reached 30 points." and max(state.scores) >= 30
+    both = ENGINE.parse_config({"variants": "8,15", "deals": 1, "limit": 200})
+    assert both.deal_rounds == 1 and both.score_limit == 121  # whichever comes first
+    with pytest.raises(ConfigError, match="add 15"):
+        ENGINE.parse_config({"variants": "14", "deals": 3})
+    with pytest.raises(ConfigError, match="add 15"):
+        FluxConfig(limit=50)
+
+
+def test_v16_with_2_rerolls_the_d20_and_still_fluxes_on_3_or_18() -> None:
+    state = make_state(["9H 2D", "AS 4C"], variants="2,16", script=[14])
+    events = ENGINE._take_command(state, 0)
+    assert state.target_dice == [14] and state.target == 14 and events[0].kind == "target"
+    assert state.phase == "command" and state.discard_range == (0, 7)
+    state = make_state(["9H 2D", "AS 4C"], variants="2,7,16", script=[15, 3])
+    ENGINE._take_command(state, 0)
+    assert state.target == 18 and state.phase in ("trick", "flux")  # a flux
+    assert state.scores[0] == 5
+
+
+def test_v16d_rolls_the_discard_die_after_the_target() -> None:
+    state = make_state(["9H 2D KS", "AS 4C 7D"], variants="16,16d", script=[2, 3, 4, 2])
+    events = ENGINE._take_command(state, 0)
+    assert [e.kind for e in events] == ["target", "discard_die"]
+    assert state.target == 9 and state.discard_roll == 2 and state.discard_range == (2, 2)
+    state = make_state(["9H 2D KS", "AS 4C 7D"], variants="1,16,16d", script=[2, 3, 4, 2])
+    ENGINE._take_command(state, 0)
+    assert state.discard_range == (0, 2)  # Variant 1: up to the roll
+    state = make_state(["9H 2D", "AS 4C"], variants="16,16d", script=[2, 3, 4, 6])
+    events = ENGINE._take_command(state, 0)
+    assert [e.kind for e in events][:3] == ["target", "discard_die", "flux"]
+    state = make_state(["9H 2D", "AS 4C"], variants="2,16,16d", script=[9, 8])
+    assert any(e.kind == "flux" for e in ENGINE._take_command(state, 0))  # D8 under 2
+    state = make_state(["9H 2D", "AS 4C"], variants="16,16d", script=[1, 1, 1])
+    events = ENGINE._take_command(state, 0)
+    assert [e.kind for e in events][:2] == ["target", "flux"]  # no die after a target flux
+
+
+def test_v1_with_16_alone_changes_nothing() -> None:
+    state = make_state(["9H 2D", "AS 4C"], variants="1,16", script=[2, 3, 4])
+    ENGINE._take_command(state, 0)
+    assert state.discard_range == (0, 7) and state.discard_roll is None
 
 
 def test_v16_commander_rerolls_the_target() -> None:
@@ -186,6 +254,15 @@ def test_v21_no_bonuses() -> None:
     state.commander = 1  # undercut by a bull's-eye hand: distance points only
     ENGINE.apply(state, 1, "call")
     assert state.scores == [2, 0]
+
+
+def test_v22_with_18_plays_fewer_decks_to_the_last_player_standing() -> None:
+    state = ENGINE.new_game(FluxConfig(variants="18,22,14"), 3, 8)
+    assert total_cards(state) == 104
+    state.scores = [60, 0, 0]  # past 18's 50: elimination decides the end instead
+    _play_out(state)
+    assert sum(state.active) == 1 and total_cards(state) == 104
+    assert state.end_reason == "One player is left standing."
 
 
 def test_v22_elimination_to_the_last_player() -> None:
