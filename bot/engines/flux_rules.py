@@ -294,11 +294,54 @@ def dice_offsets(dice: tuple[int, ...], totality: bool) -> frozenset[int]:
     return frozenset(reach)
 
 
-def best_value(value: int, dice: Sequence[int], target: int, rules: Rules) -> int:
-    """The value after using the point dice as well as possible for their holder.
+def dice_choices(dice: Sequence[int], rules: Rules) -> list[int]:
+    """The distinct amounts a seat may change its value by with its point dice, lowest first.
 
-    Best means the lowest :func:`badness`; among equals, one that is not zilched, then the
-    smallest change.
+    Variant 9: each die added, subtracted or ignored, as the player chooses; 9a: all dice the
+    same way. Choices that land on the same value are one choice.
+    """
+    return sorted(dice_offsets(tuple(sorted(dice)), rules.totality))
+
+
+def dice_way(dice: Sequence[int], offset: int, rules: Rules) -> str:
+    """How the dice make ``offset``, for people: "add 5", "subtract all (7)", "+2 +3 -1"."""
+    if offset == 0:
+        return "ignore the dice" if len(dice) > 1 else "ignore the die"
+    if len(dice) == 1:
+        return f"{'add' if offset > 0 else 'subtract'} {abs(offset)}"
+    if rules.totality:
+        return f"{'add' if offset > 0 else 'subtract'} all ({abs(offset)})"
+    if len(dice) > 8:
+        return f"{offset:+d} in all"
+    # the fewest dice that make the offset (ties: the first found, larger dice first)
+    ordered = sorted(dice, reverse=True)
+    best: list[int] | None = None
+
+    def search(i: int, left: int, used: list[int]) -> None:
+        nonlocal best
+        if best is not None and len(used) >= len(best):
+            return
+        if left == 0:
+            best = list(used)
+            return
+        if i == len(ordered):
+            return
+        for step in (ordered[i], -ordered[i]):
+            search(i + 1, left - step, [*used, step])
+        search(i + 1, left, used)
+
+    search(0, offset, [])
+    assert best is not None, (dice, offset)
+    return " ".join(f"{'+' if d > 0 else '-'}{abs(d)}" for d in best)
+
+
+def best_value(value: int, dice: Sequence[int], target: int, rules: Rules) -> int:
+    """The value nearest the target (farthest under 20) the point dice can make.
+
+    This is a guide (the flux call, the AI's estimates, the value shown in a player's own
+    view); at scoring each player chooses the use of their dice (:func:`dice_choices`).
+    Nearest means the lowest :func:`badness`; among equals, one that is not zilched, then
+    the smallest change.
     """
     if not dice:
         return value

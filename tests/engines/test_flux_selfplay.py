@@ -52,8 +52,10 @@ def check_observations(state: FluxState) -> None:
         for other in range(state.n_players):
             if other != seat and not state.exposed[other] and state.hands[other]:
                 assert str(state.hands[other]) not in dumped
+        assert obs.my_dice_use == (state.dice_use[seat] if state.dice_use else None)
     spectator = ENGINE.observe(state, None)
     assert spectator.hand == [] and spectator.my_claim is None and spectator.my_poker is None
+    assert spectator.my_dice_use is None
 
 
 def choose(state: FluxState, seat: int, rng: random.Random) -> str:
@@ -86,7 +88,7 @@ def run_game(variants: str, seed: int) -> FluxState:
         assert gained == points_in(events, n)
         assert all(g >= 0 for g in gained)
         still = state.phase == phase and state.hand_no == hand_no and ENGINE.to_act(state)
-        if phase in ("claim", "poker") and still:  # a secret choice: nothing revealed yet
+        if phase in ("claim", "poker", "dice") and still:  # a secret choice: nothing revealed yet
             assert all(not CARD_LABEL.search(e.text) for e in events)
         if rng.random() < 0.1:
             check_observations(state)

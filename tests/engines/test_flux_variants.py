@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.engines.base import ConfigError
+from bot.engines.base import ConfigError, IllegalAction
 from bot.engines.flux import FluxConfig, FluxState
 from tests.engines.test_flux import ENGINE, make_state, play_round, total_cards
 
@@ -84,9 +84,58 @@ def test_v9_point_dice_after_the_decision_and_used_at_scoring() -> None:
     state.commander, state.tricks_won = 0, 1
     events = ENGINE.apply(state, 0, "call")
     assert any(e.kind == "point_dice" for e in events)
+    assert state.phase == "dice" and ENGINE.to_act(state) == {0}
+    assert state.exposed == [True, True]  # the hands are shown before the dice are used
+    assert ENGINE.legal_actions(state, 0) == ["dice:-2", "dice:0", "dice:+2"]
+    ENGINE.apply(state, 0, "dice:+2")
     assert state.last_result is not None
     assert state.last_result.seats[0].value == 12  # 10 plus the die's 2
+    assert state.last_result.seats[0].dice == [2] and state.last_result.seats[0].dice_use == 2
     assert state.last_result.bullseye == 10
+
+
+def test_v9_the_player_chooses_and_the_ai_takes_the_cheaper_value_past_21() -> None:
+    # Variants 2 and 7: target 23. Seat 0 calls on 23; seat 1 holds 21 and a point die of 5.
+    # Keeping 21 is 2 off but zilched (pays 2 x 2 = 4); adding 5 makes 26, 3 off (pays 3).
+    def table():  # type: ignore[no-untyped-def]
+        state = make_state(
+            ["TH TD 3H KS", "TH TD AH KS"], variants="2,7,9", phase="command", target=23,
+            script=[1],
+        )  # fmt: skip
+        state.commander, state.tricks_won = 0, 1
+        state.point_dice[1] = [5]
+        ENGINE.apply(state, 0, "call")  # seat 0 is given a point die of 1
+        return state
+
+    state = table()
+    assert state.phase == "dice" and ENGINE.to_act(state) == {0, 1}
+    assert ENGINE.legal_actions(state, 1) == ["dice:-5", "dice:0", "dice:+5"]
+    obs = ENGINE.observe(state, 1)
+    assert ENGINE.ai_action(obs, random.Random(0)) == "dice:+5"
+    assert ENGINE.ai_action(ENGINE.observe(state, 0), random.Random(0)) == "dice:0"
+    events = ENGINE.apply(state, 1, "dice:0")
+    assert [e.kind for e in events] == ["chose"]  # secret until everyone has chosen
+    assert (
+        ENGINE.observe(state, 1).my_dice_use == 0 and ENGINE.observe(state, 0).my_dice_use is None
+    )
+    ENGINE.apply(state, 0, "dice:0")
+    assert state.last_result is not None and state.last_result.zilched == [1]
+    assert state.scores[0] == 2 * 2 + 10  # the zilched 21 pays double, plus the bull's-eye
+    state = table()
+    ENGINE.apply(state, 1, "dice:+5")
+    ENGINE.apply(state, 0, "dice:0")
+    assert state.last_result is not None and state.last_result.zilched == []
+    assert state.scores[0] == 3 + 10  # 26 is further off but costs less
+    with pytest.raises(IllegalAction, match="can't change your value by"):
+        ENGINE.apply(table(), 1, "dice:+4")
+
+
+def test_v9a_offers_all_or_nothing() -> None:
+    state = make_state(["TH KS", "9S KD"], variants="9,9a", phase="command", script=[2])
+    state.commander, state.tricks_won = 0, 1
+    state.point_dice[0] = [3]
+    ENGINE.apply(state, 0, "call")
+    assert ENGINE.legal_actions(state, 0) == ["dice:-5", "dice:0", "dice:+5"]
 
 
 def test_v10_variable_bullseye_and_no_call_after_flux() -> None:
