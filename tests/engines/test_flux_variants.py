@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -291,6 +292,16 @@ def test_v20_furthest_wins_no_claims_within_five_zilched() -> None:
     ENGINE.apply(state, 0, "call")
     assert state.last_result is not None and state.last_result.zilched == [1, 2]
     assert state.scores[0] == (15 - 1) * 2 + (15 - 3) * 2
+
+
+def test_v20_a_flux_onto_the_target_may_not_call_and_the_rules_page_says_so() -> None:
+    state = make_state(["9H 2D", "AS 4C"], variants="20", shoe="TH 2D KS KD QH QC JD", script=[6])
+    events = ENGINE._take_command(state, 0)  # the new hand is 12, right on the target
+    assert any(e.kind == "flux" for e in events) and state.scores[0] == 5
+    assert state.phase == "trick" and state.turn == 0  # no call: the commander leads
+    page = (Path(__file__).parents[2] / "docs" / "rules" / "flux.md").read_text("utf-8")
+    (line,) = [x for x in page.splitlines() if x.startswith("- **20**")]
+    assert "flux that lands right on the target may not call" in line
 
 
 def test_v21_no_bonuses() -> None:
