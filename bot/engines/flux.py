@@ -1059,7 +1059,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         for s in self._dice_seats(state):
             raw = hand_value(state.hands[s], rules.absolute)
             use = state.dice_use[s] or 0
-            uses.append(f"{{p{s}}} {dice_way(state.point_dice[s], use, rules)} ({raw + use})")
+            uses.append(f"{{p{s}}}: {dice_way(state.point_dice[s], use, rules)} → {raw + use}")
         events.append(
             Event(
                 kind="dice_used",
