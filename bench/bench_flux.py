@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from bot.engines.flux_ai import choose_action as flux_choose
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
@@ -28,7 +30,7 @@ def play(engine: FluxEngine, seed: int, ai_seat: int, variants: str) -> tuple[st
     while not engine.is_over(state):
         seat = sorted(engine.to_act(state))[0]
         if seat == ai_seat:
-            move = engine.ai_action(engine.observe(state, seat), rng)
+            move = flux_choose(engine.observe(state, seat), rng)
         else:
             move = rng.choice(engine.move_options(state, seat))
         engine.apply(state, seat, move)

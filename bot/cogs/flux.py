@@ -44,6 +44,8 @@ async def _autocomplete(
 @app_commands.describe(
     variants="Variant numbers, comma-separated, e.g. 1,4,17 (see /rules flux)",
     decks="Decks in the shoe: 3 to 6, or 1 to 2 with Variant 18",
+    deals="Variant 15: how many times each player deals before the game ends (default 2)",
+    limit="Variant 15: the game ends when someone reaches this score",
     thread="Host the game in a new thread",
     turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
 )
@@ -52,12 +54,13 @@ async def start(
     interaction: discord.Interaction,
     variants: app_commands.Transform[str, Limited("variants", 100)] = "",
     decks: app_commands.Transform[int, Bounded("decks", 1, 6)] | None = None,
+    deals: app_commands.Transform[int, Bounded("deals", 1, 10)] | None = None,
+    limit: app_commands.Transform[int, Bounded("limit", 10, 1000)] | None = None,
     thread: bool = False,
     turn_minutes: TurnMinutes | None = None,
 ) -> None:
-    options: dict[str, Any] = {"variants": variants}
-    if decks is not None:
-        options["decks"] = decks
+    options: dict[str, Any] = {"variants": variants, "decks": decks, "deals": deals, "limit": limit}
+    options = {k: v for k, v in options.items() if v is not None}
     await start_table(interaction, "flux", options, thread=thread, minutes=turn_minutes)
 
 

@@ -14,6 +14,10 @@ A hand runs through phases:
   ``call`` or discard: ``t0``-``t6`` toggle cards, ``discard`` confirms, or one step
   ``discard:AS,TH``. ``flux``: after a flux whose new hand is at the target, ``call`` or
   ``pass``.
+* ``dice`` (Variants 9 and 11): when a hand is scored, every hand is shown; then each seat
+  holding point dice chooses at once and in secret how to use them, one action per value
+  they can make: ``dice:+5`` (add), ``dice:-3`` (subtract), ``dice:0`` (ignore); several
+  dice combine (``dice:+1`` from +3 and -2). One event reveals the choices, then scoring.
 * ``poker``: every seat at once picks five of its seven (toggles, then ``show``, or
   ``show:AS,KS,...``); the best five is preselected. One event reveals the hands.
 
@@ -24,7 +28,6 @@ the shoe, the burned pile or ``out`` (used cards, never reshuffled in the basic 
 
 from __future__ import annotations
 
-import random
 import re
 from itertools import combinations
 from typing import Any, ClassVar, Literal
@@ -41,12 +44,13 @@ from bot.engines.base import (
     Rng,
 )
 from bot.engines.cards import card, label, sort_codes, standard_deck
-from bot.engines.flux_ai import choose_action
 from bot.engines.flux_rules import (
     Rules,
     badness,
     best_value,
     claim_key,
+    dice_choices,
+    dice_way,
     distance,
     hand_value,
     parse_variants,
@@ -58,7 +62,7 @@ from bot.engines.flux_rules import (
 )
 from bot.engines.poker import best_five
 
-Phase = Literal["claim", "trick", "command", "flux", "poker", "over"]
+Phase = Literal["claim", "trick", "command", "flux", "dice", "poker", "over"]
 HAND_SIZE = 7
 BURN = 10
 FLUX_POINTS = 5
@@ -69,15 +73,20 @@ _ACTION = re.compile(
     r"^(?:(?P<simple>claim|pass|call|discard|show)"
     r"|t(?P<toggle>[0-6])"
     r"|p:(?P<play>[2-9TJQKA][SHDC])"
+    r"|dice:(?P<dice>[+-]?\d{1,3})"
     r"|(?P<verb>discard|show):(?P<cards>(?:[2-9TJQKA][SHDC](?:,[2-9TJQKA][SHDC])*)?))$"
 )
 
 
 class FluxConfig(BaseModel):
-    """Table options: the variants (e.g. ``"1,4,17"``) and, for Variant 18, the decks."""
+    """Table options: the variants (e.g. ``"1,4,17"``); for Variant 18, the decks; for
+    Variant 15, how long the game lasts: ``deals`` each player makes and/or a score ``limit``
+    (whichever comes first; two deals each when neither is set)."""
 
     variants: str = ""
     decks: int | None = Field(default=None, ge=1, le=6)
+    deals: int | None = Field(default=None, ge=1, le=10)
+    limit: int | None = Field(default=None, ge=10, le=1000)
 
     @field_validator("variants", mode="before")
     @classmethod
@@ -95,6 +104,11 @@ class FluxConfig(BaseModel):
             )
         if self.decks is not None and self.decks >= 3 and short:
             raise ConfigError("Variant 18 plays with fewer decks: choose 1 or 2 decks.")
+        if (self.deals is not None or self.limit is not None) and "15" not in self.keys:
+            raise ConfigError(
+                "The number of deals and the score limit set how long Variant 15 (Reshuffling) "
+                "lasts: add 15 to the variants."
+            )
         return self
 
     @property
@@ -104,6 +118,22 @@ class FluxConfig(BaseModel):
     @property
     def rules(self) -> Rules:
         return Rules.of(self.keys)
+
+    @property
+    def deal_rounds(self) -> int | None:
+        """Variant 15: how many times each player deals before the game ends (None: no cap)."""
+        if "15" not in self.keys:
+            return None
+        if self.deals is None and self.limit is None:
+            return 2
+        return self.deals
+
+    @property
+    def score_limit(self) -> int | None:
+        """The lowest score that ends the game: Variants 8 and 18, and 15's limit."""
+        limits = [self.rules.score_limit, self.limit if "15" in self.keys else None]
+        found = [x for x in limits if x is not None]
+        return min(found) if found else None
 
     @property
     def deck_count(self) -> int:
@@ -122,7 +152,9 @@ class SeatResult(BaseModel):
 
     seat: int
     hand: list[str] = Field(default_factory=list)  # shown only when the hands were exposed
-    value: int | None = None
+    value: int | None = None  # after the point dice
+    dice: list[int] = Field(default_factory=list)  # Variants 9 and 11
+    dice_use: int = 0  # what the seat chose to add (negative: subtract) with them
     distance: int | None = None
     points: int = 0
 
@@ -143,6 +175,15 @@ class HandResult(BaseModel):
     poker_winner: int | None = None
     poker_points: int = 0
     eliminated: int | None = None
+
+
+class PendingSettle(BaseModel):
+    """A value game waiting for the point dice choices (Variants 9 and 11); all public."""
+
+    caller: int | None
+    kind: str
+    after_flux: bool = False
+    bullseye: int = 0  # the bull's-eye bonus the caller would get on the target
 
 
 class FluxState(BaseModel):
@@ -178,6 +219,8 @@ class FluxState(BaseModel):
     discard_roll: int | None = None
     discard_range: tuple[int, int] = (0, 0)
     point_dice: list[list[int]]
+    dice_use: list[int | None] = Field(default_factory=list)  # chosen at scoring, per seat
+    settling: PendingSettle | None = None  # phase "dice": the value game being scored
     poker_choice: list[list[str] | None]
     last_result: HandResult | None = None
     end_reason: str = ""
@@ -211,6 +254,8 @@ class FluxObservation(BaseModel):
     bullseye_bonus: int
     bonus_trick: tuple[int, int] | None
     point_dice: list[list[int]]
+    settling: PendingSettle | None  # phase "dice": who called, and the bull's-eye at stake
+    my_dice_use: int | None  # this seat's secret choice in phase "dice"
     cards_left: int  # above the cut-off
     burned: list[str]
     out_count: int
@@ -276,6 +321,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             exposed=[False] * n,
             claims=[None] * n,
             point_dice=[[] for _ in range(n)],
+            dice_use=[None] * n,
             poker_choice=[None] * n,
         )
         rules = config.rules
@@ -363,6 +409,8 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             return frozenset(s for s in self.seats_in_play(state) if state.claims[s] is None)
         if state.phase == "poker":
             return frozenset(s for s in self._poker_seats(state) if state.poker_choice[s] is None)
+        if state.phase == "dice":
+            return frozenset(s for s in self._dice_seats(state) if state.dice_use[s] is None)
         if state.phase == "trick" and state.turn is not None:
             return frozenset({state.turn})
         if state.phase in ("command", "flux") and state.commander is not None:
@@ -373,10 +421,17 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         return state.phase == "over"
 
     def value_of(self, state: FluxState, seat: int) -> int:
-        """A seat's value with its point dice used as well as possible."""
+        """A seat's value: with the use of its point dice it chose, or (before it has chosen)
+        the value nearest the target they can make."""
         rules = state.config.rules
         raw = hand_value(state.hands[seat], rules.absolute)
+        chosen = state.dice_use[seat] if seat < len(state.dice_use) else None
+        if chosen is not None:
+            return raw + chosen
         return best_value(raw, state.point_dice[seat], state.target, rules)
+
+    def _dice_seats(self, state: FluxState) -> list[int]:
+        return [s for s in self.seats_in_play(state) if state.point_dice[s]]
 
     def can_claim(self, state: FluxState, seat: int) -> bool:
         rules = state.config.rules
@@ -397,6 +452,11 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             return [f"p:{c}" for c in dict.fromkeys(hand)]
         if state.phase == "flux":
             return ["call", "pass"]
+        if state.phase == "dice":
+            return [
+                f"dice:{o:+d}" if o else "dice:0"
+                for o in dice_choices(state.point_dice[seat], state.config.rules)
+            ]
         toggles = [f"t{i}" for i in range(len(hand))]
         if state.phase == "command":
             low, high = state.discard_range
@@ -431,7 +491,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def observe(self, state: FluxState, seat: int | None) -> FluxObservation:
         mine = seat is not None and 0 <= seat < state.n_players
         to_act = self.to_act(state)
-        simultaneous = state.phase in ("claim", "poker")
+        simultaneous = state.phase in ("claim", "poker", "dice")
         answered = [
             simultaneous and state.active[s] and s not in to_act for s in range(state.n_players)
         ]
@@ -463,6 +523,12 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             bullseye_bonus=state.bullseye_bonus,
             bonus_trick=state.bonus_trick,
             point_dice=[list(d) for d in state.point_dice],
+            settling=state.settling.model_copy() if state.settling else None,
+            my_dice_use=(
+                state.dice_use[seat]
+                if mine and seat is not None and seat < len(state.dice_use)
+                else None
+            ),
             cards_left=len(state.shoe),
             burned=list(state.burned),
             out_count=len(state.out),
@@ -521,9 +587,6 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             summary=f"{{p{winner}}} wins with {state.scores[winner]} points.",
         )
 
-    def ai_action(self, observation: FluxObservation, rng: random.Random) -> str:
-        return choose_action(observation, rng)
-
     # --- moves --------------------------------------------------------------------------
 
     def apply(self, state: FluxState, seat: int, action: str) -> list[Event]:
@@ -538,6 +601,8 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             return self._toggle(state, seat, int(match["toggle"]))
         if match["play"] is not None:
             return self._play(state, seat, match["play"])
+        if match["dice"] is not None:
+            return self._use_dice(state, seat, int(match["dice"]))
         verb = match["simple"] or match["verb"]
         picked = None
         if match["verb"] is not None:
@@ -554,7 +619,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         return self._show(state, seat, picked)
 
     def _not_yours(self, state: FluxState, seat: int) -> str:
-        if state.phase in ("claim", "poker"):
+        if state.phase in ("claim", "poker", "dice"):
             return "You have already made your choice; waiting for the others."
         return "It is not your turn."
 
@@ -647,10 +712,26 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 )
             )
         while len(alive) > 1:
-            drawn = {s: self._draw(state) for s in alive}
-            if any(c is None for c in drawn.values()):
-                break  # no cards left to decide: the first claimant from the dealer's left
-            codes = {s: c for s, c in drawn.items() if c is not None}
+            if len(state.shoe) + len(state.burned) < len(alive):
+                # A round is dealt only when every claimant can have a card, so no card is
+                # ever left half-drawn; otherwise the first claimant from the dealer's left.
+                first = min(alive, key=lambda s: (s - state.dealer - 1) % state.n_players)
+                events.append(
+                    Event(
+                        kind="claim_out",
+                        seat=first,
+                        text="Too few cards are left to deal every claimant a tie-break card: "
+                        f"the claim goes to {{p{first}}}, the first of them from the dealer's "
+                        "left.",
+                        data={"cards": {}},
+                    )
+                )
+                break
+            codes: dict[int, str] = {}
+            for s in alive:
+                code = self._draw(state)
+                assert code is not None  # counted above
+                codes[s] = code
             state.out.extend(codes.values())
             low = min(card(c).rank for c in codes.values())
             survivors = [s for s in alive if card(codes[s]).rank != low]
@@ -788,11 +869,12 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def _take_command(self, state: FluxState, seat: int) -> list[Event]:
         rules = state.config.rules
         state.commander = seat
+        events: list[Event] = []
+        state.discard_roll = None
         if rules.has("16"):
-            state.target_dice = state.rng.dice(3, 6)
+            state.target_dice = self._roll_target_dice(state)
             state.target = sum(state.target_dice)
-            state.discard_roll = None
-            events = [
+            events.append(
                 Event(
                     kind="target",
                     seat=seat,
@@ -800,22 +882,22 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                     f" = {state.target}.",
                     data={"dice": state.target_dice, "target": state.target},
                 )
-            ]
+            )
             if state.target in (3, 18):
                 return events + self._flux(state, seat)
             state.discard_range = (0, HAND_SIZE)
-        else:
+        if not rules.has("16") or rules.temporal_die:
             sides = rules.discard_sides
             roll = state.rng.randint(1, sides)
             state.discard_roll = roll
-            events = [
+            events.append(
                 Event(
                     kind="discard_die",
                     seat=seat,
                     text=f"{{p{seat}}} rolls the discard die: {roll}.",
                     data={"roll": roll},
                 )
-            ]
+            )
             if roll == sides:
                 return events + self._flux(state, seat)
             state.discard_range = (0 if rules.has("1") else roll, roll)
@@ -923,18 +1005,79 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def _settle(
         self, state: FluxState, caller: int | None, *, kind: str, after_flux: bool = False
     ) -> list[Event]:
+        """Show every hand; then, if anyone holds point dice, let them choose how to use them
+        (phase ``dice``, in secret and all at once) before the value game is scored."""
         rules = state.config.rules
         seats = self.seats_in_play(state)
         for s in seats:
             state.exposed[s] = True
-        values = {s: self.value_of(state, s) for s in seats}
-        bonus = 20 if after_flux and not rules.has("10") else state.bullseye_bonus
-        result = settle(values, state.target, rules, caller, bonus)
-        for s, pts in result.points.items():
-            state.scores[s] += pts
         state.commander = None
         state.turn = None
         state.discard_roll = None
+        bonus = 20 if after_flux and not rules.has("10") else state.bullseye_bonus
+        state.settling = PendingSettle(
+            caller=caller, kind=kind, after_flux=after_flux, bullseye=bonus
+        )
+        state.dice_use = [None] * state.n_players
+        holders = self._dice_seats(state)
+        if not holders:
+            return self._score_value_game(state)
+        state.phase = "dice"
+        raw = "; ".join(
+            f"{{p{s}}} {hand_value(state.hands[s], rules.absolute)}"
+            + (f" (dice {', '.join(map(str, state.point_dice[s]))})" if state.point_dice[s] else "")
+            for s in seats
+        )
+        return [
+            Event(
+                kind="dice_phase",
+                text=f"Hands are shown (target {state.target}): {raw}. {_names(holders)} "
+                "now choose how to use their point dice.",
+                data={"holders": holders},
+            )
+        ]
+
+    def _use_dice(self, state: FluxState, seat: int, offset: int) -> list[Event]:
+        self._require(state, ("dice",), "use point dice")
+        rules = state.config.rules
+        choices = dice_choices(state.point_dice[seat], rules)
+        if offset not in choices:
+            raise IllegalAction(
+                f"Your dice ({', '.join(map(str, state.point_dice[seat]))}) can't change your "
+                f"value by {offset:+d}."
+            )
+        state.dice_use[seat] = offset
+        events = [Event(kind="chose", seat=seat, text=f"{{p{seat}}} has chosen.")]
+        if self.to_act(state):
+            return events
+        uses = []
+        for s in self._dice_seats(state):
+            raw = hand_value(state.hands[s], rules.absolute)
+            use = state.dice_use[s] or 0
+            uses.append(f"{{p{s}}}: {dice_way(state.point_dice[s], use, rules)} → {raw + use}")
+        events.append(
+            Event(
+                kind="dice_used",
+                text=f"Point dice: {'; '.join(uses)}.",
+                data={"use": {s: state.dice_use[s] for s in self._dice_seats(state)}},
+            )
+        )
+        return events + self._score_value_game(state)
+
+    def _score_value_game(self, state: FluxState) -> list[Event]:
+        rules = state.config.rules
+        pending = state.settling
+        assert pending is not None
+        caller, kind = pending.caller, pending.kind
+        seats = self.seats_in_play(state)
+        for s in seats:
+            if state.dice_use[s] is None:
+                state.dice_use[s] = 0
+        values = {s: self.value_of(state, s) for s in seats}
+        result = settle(values, state.target, rules, caller, pending.bullseye)
+        for s, pts in result.points.items():
+            state.scores[s] += pts
+        state.settling = None
         state.last_result = HandResult(
             hand_no=state.hand_no,
             kind=kind,
@@ -948,6 +1091,8 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                     seat=s,
                     hand=list(state.hands[s]),
                     value=values[s],
+                    dice=list(state.point_dice[s]),
+                    dice_use=state.dice_use[s] or 0,
                     distance=distance(values[s], state.target),
                     points=result.points.get(s, 0),
                 )
@@ -988,7 +1133,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.commander = None
         state.turn = None
         state.trick = []
-        auto = state.config.rules.has("14")
+        auto = state.config.rules.best_five
         for s in range(state.n_players):
             state.poker_choice[s] = None
             state.selected[s] = []
@@ -1077,8 +1222,12 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         rules = state.config.rules
         if rules.has("22"):
             return "One player is left standing." if len(self.seats_in_play(state)) <= 1 else ""
+        deals = state.config.deal_rounds
+        if deals is not None and state.hand_no >= deals * state.n_players:
+            times = {1: "once", 2: "twice"}.get(deals, f"{deals} times")
+            return f"Every player has dealt {times}."
         if rules.has("15"):
-            return "Every player has dealt twice." if state.hand_no >= 2 * state.n_players else ""
+            return ""  # reshuffled every hand: only the deals or the score limit end it
         if state.cutoff_reached or not state.shoe:
             return "The burned cards are reached."
         players = len(self.seats_in_play(state))
@@ -1137,7 +1286,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
 
     def _score_end(self, state: FluxState, events: list[Event]) -> bool:
         """Variants 8 and 18: the game stops the moment someone reaches the limit."""
-        limit = state.config.rules.score_limit
+        limit = state.config.score_limit
         if limit is None or max(state.scores) < limit:
             return False
         events.extend(self._game_over(state, f"Someone reached {limit} points."))
@@ -1192,6 +1341,8 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             state.claims[s] = None if state.active[s] else False
             state.point_dice[s] = []
             state.poker_choice[s] = None
+        state.dice_use = [None] * state.n_players
+        state.settling = None
         first = self.next_seat(state, state.dealer)
         order = seats[seats.index(first) :] + seats[: seats.index(first)]
         for _ in range(HAND_SIZE):

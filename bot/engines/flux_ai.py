@@ -9,6 +9,10 @@
   otherwise, red or black equally likely), and calls when no random opponent hand is likely
   to be closer. When the turn-up is a face card the poker game is worth 10, so discards and
   plays also weigh how much poker (pairs, trips, suits) the kept cards hold.
+* Point dice (Variants 9 and 11): with every hand shown, it tries each use of its dice
+  against the others' values (their own dice assumed used to get nearest the target) and
+  takes the one that scores it most, or costs it least: a zilched hand pays double, so a
+  value a little further off can be cheaper. Under 22 it first avoids being the furthest.
 * Claims, a call after a flux and the best five for poker are always taken.
 """
 
@@ -26,8 +30,11 @@ from bot.engines.flux_rules import (
     Rules,
     badness,
     best_value,
+    dice_choices,
     hand_value,
+    is_zilch,
     poker_points,
+    settle,
     trick_winner,
 )
 from bot.engines.poker import best_five
@@ -111,6 +118,8 @@ def choose_action(obs: FluxObservation, rng: random.Random) -> str:
         return "claim" if obs.can_claim else "pass"
     if obs.phase == "flux":
         return "call"
+    if obs.phase == "dice":
+        return dice_action(obs)
     if obs.phase == "poker":
         _, five = best_five(obs.hand)
         return "show:" + ",".join(five)
@@ -188,3 +197,41 @@ def command_action(obs: FluxObservation) -> str:
     if safe >= CALL_SAFETY or (safe >= 0.3 and expected >= now):
         return "call"
     return "discard:" + ",".join(thrown)
+
+
+def dice_action(obs: FluxObservation) -> str:
+    """How to use the point dice at scoring, every hand being shown (see the module notes)."""
+    seat = obs.seat if obs.seat is not None else 0
+    rules = obs.rules
+    target = obs.target
+    values: dict[int, int] = {}
+    for s in range(obs.n_players):
+        if not obs.active[s] or s == seat:
+            continue
+        hand = obs.shown[s] or []
+        values[s] = best_value(hand_value(hand, rules.absolute), obs.point_dice[s], target, rules)
+    raw = hand_value(obs.hand, rules.absolute)
+    caller = obs.settling.caller if obs.settling else None
+    bonus = obs.settling.bullseye if obs.settling else obs.bullseye_bonus
+    best: tuple[tuple[float, ...], int] | None = None
+    for offset in dice_choices(obs.point_dice[seat], rules):
+        mine = raw + offset
+        result = settle({**values, seat: mine}, target, rules, caller, bonus)
+        mine_bad = badness(mine, target, rules)
+        if seat in result.winners:
+            net = float(result.points[seat])
+        else:
+            factor = 2 if is_zilch(mine, target, rules) else 1
+            net = -float(
+                sum((mine_bad - badness(values[w], target, rules)) * factor for w in result.winners)
+            )
+        out = 0.0
+        if rules.has("22") and values:
+            worst = max(badness(v, target, rules) for v in values.values())
+            out = -1.0 if mine_bad >= worst else 0.0
+        key = (out, net, -float(mine_bad), -float(abs(offset)))
+        if best is None or key > best[0]:
+            best = (key, offset)
+    assert best is not None
+    offset = best[1]
+    return f"dice:{offset:+d}" if offset else "dice:0"

@@ -44,9 +44,11 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant("11", "Bonus trick die", "a D4 picks a trick of every hand, a D6 its bonus die"),
         Variant("12", "Truco count", "Spanish-style trick ranking; the turn-up names the Pelico"),
+        Variant("13", "Seven-card poker", "played as 14: your best five of seven, picked for you"),
         Variant("14", "Best five", "your poker hand is your best five of seven, picked for you"),
-        Variant("15", "Reshuffling", "fresh shuffle every hand; ends after everyone dealt twice"),
+        Variant("15", "Reshuffling", "fresh shuffle every hand; ends after set deals or a score"),
         Variant("16", "Temporal flux", "the commander re-rolls the target instead; 3 or 18 fluxes"),
+        Variant("16d", "Temporal flux with a die", "16, then the discard die too; needs 16"),
         Variant("17", "Momentum flux", "one target for the whole game"),
         Variant("18", "Intense flux", "fewer decks (2 unless set); the game also ends at 50"),
         Variant("19", "Unbalanced flux", "black cards count as positive points too"),
@@ -57,27 +59,44 @@ VARIANTS: dict[str, Variant] = {
 }
 
 REFUSED = {
-    "13": "Variant 13 (seven-card poker hands) can't be played: the rules never list its "
-    "hands. Use 14 (best five of seven) instead.",
     "23": "Variant 23 (gambling) is not offered here.",
 }
 
 REQUIRES = {
     "7": ("2", "Variant 7 adds a D10 to Variant 2's D20 target die, so it needs 2 as well."),
     "9a": ("9", "Variant 9a says how to use point dice, so it needs 9 (point dice) as well."),
+    "16d": ("16", "Variant 16d rolls a discard die in Temporal flux, so it needs 16 as well."),
 }
 
 CONFLICTS: tuple[tuple[str, str, str], ...] = (
-    ("16", "17", "16 re-rolls the target in every hand, 17 keeps one target all game."),
-    ("16", "2", "16 fluxes on a target of 3 or 18, which needs the three six-sided target dice."),
-    ("16", "1", "16 has no discard die (its commander may already discard any number)."),
-    ("10", "21", "21 awards no bonuses, so there is no bull's-eye for 10 to set."),
-    ("5", "21", "21 awards no bonuses, so the poker bonus point of 5 can't apply."),
-    ("10", "20", "20 has no target to hit, so there is no bull's-eye for 10 to set."),
-    ("22", "8", "22 ends with the last player standing, 8 at 121 points."),
-    ("22", "15", "22 ends with the last player standing, 15 after everyone has dealt twice."),
-    ("22", "18", "22 ends with the last player standing, 18 at 50 points."),
+    (
+        "16",
+        "17",
+        "16 re-rolls the target whenever someone takes command, 17 keeps one target all game.",
+    ),
+    ("10", "20", "10 pays a bull's-eye bonus for a hand on the target, 20 zilches that hand."),
+    ("10", "21", "10 rolls the bull's-eye bonus, 21 awards no bull's-eye bonus at all."),
+    ("5", "21", "5 gives the best poker hand a bonus point, 21 awards no bonuses at all."),
+    (
+        "22",
+        "8",
+        "22 plays on until one player is left standing, 8 ends the game as soon as someone "
+        "reaches 121.",
+    ),
+    (
+        "22",
+        "15",
+        "22 plays on until one player is left standing, 15 ends the game after a set number "
+        "of deals or at a score.",
+    ),
 )
+"""Pairs whose rules say opposite things about the same moment, so no game follows both.
+
+Pairs where one variant merely makes part of the other moot are allowed, and the rules page
+says how they combine: 16 with 2 or 7 re-rolls the D20 (and D10) target, still fluxing on 3
+or 18; 1 with 16 matters only with 16d's discard die; 22 with 18 plays fewer decks and ends
+with the last player standing (18's 50-point ending is only a suggestion).
+"""
 
 
 def _order(key: str) -> tuple[int, str]:
@@ -88,8 +107,8 @@ def _order(key: str) -> tuple[int, str]:
 def parse_variants(text: str | Iterable[str]) -> list[str]:
     """Validate a variants list ("1, 4, 17" or ["1", "4"]) into sorted canonical keys.
 
-    Raises :class:`ConfigError` with a sentence for unknown numbers, 13, 23, a missing
-    companion variant and every conflicting pair.
+    Raises :class:`ConfigError` with a sentence for unknown numbers, 23, a missing
+    companion variant and every contradicting pair.
     """
     if isinstance(text, str):
         raw = text.replace(";", ",").replace(" ", ",").split(",")
@@ -104,8 +123,8 @@ def parse_variants(text: str | Iterable[str]) -> list[str]:
             raise ConfigError(REFUSED[key])
         if key not in VARIANTS:
             raise ConfigError(
-                f"There is no Flux variant {item.strip()!r}. The variants are 1 to 12, 9a and "
-                "14 to 22 (see /rules flux)."
+                f"There is no Flux variant {item.strip()!r}. The variants are 1 to 22, 9a and "
+                "16d (see /rules flux)."
             )
         if key not in keys:
             keys.append(key)
@@ -159,11 +178,24 @@ class Rules:
         return 8 if "2" in self.keys else 6
 
     @property
+    def best_five(self) -> bool:
+        """Variant 14, and 13 (whose own hand list is missing) played as 14."""
+        return "14" in self.keys or "13" in self.keys
+
+    @property
+    def temporal_die(self) -> bool:
+        """Variant 16d: Temporal flux rolls the discard die after the target."""
+        return "16d" in self.keys
+
+    @property
     def reshuffle(self) -> bool:
         return "15" in self.keys or "22" in self.keys
 
     @property
     def score_limit(self) -> int | None:
+        """Variants 8 (121) and 18 (50), whichever comes first; none under 22's elimination."""
+        if "22" in self.keys:
+            return None
         if "18" in self.keys:
             return 50
         if "8" in self.keys:
@@ -262,11 +294,54 @@ def dice_offsets(dice: tuple[int, ...], totality: bool) -> frozenset[int]:
     return frozenset(reach)
 
 
-def best_value(value: int, dice: Sequence[int], target: int, rules: Rules) -> int:
-    """The value after using the point dice as well as possible for their holder.
+def dice_choices(dice: Sequence[int], rules: Rules) -> list[int]:
+    """The distinct amounts a seat may change its value by with its point dice, lowest first.
 
-    Best means the lowest :func:`badness`; among equals, one that is not zilched, then the
-    smallest change.
+    Variant 9: each die added, subtracted or ignored, as the player chooses; 9a: all dice the
+    same way. Choices that land on the same value are one choice.
+    """
+    return sorted(dice_offsets(tuple(sorted(dice)), rules.totality))
+
+
+def dice_way(dice: Sequence[int], offset: int, rules: Rules) -> str:
+    """How the dice make ``offset``, for people: "add 5", "subtract all (7)", "+2 +3 -1"."""
+    if offset == 0:
+        return "ignore the dice" if len(dice) > 1 else "ignore the die"
+    if len(dice) == 1:
+        return f"{'add' if offset > 0 else 'subtract'} {abs(offset)}"
+    if rules.totality:
+        return f"{'add' if offset > 0 else 'subtract'} all ({abs(offset)})"
+    if len(dice) > 8:
+        return f"{offset:+d} in all"
+    # the fewest dice that make the offset (ties: the first found, larger dice first)
+    ordered = sorted(dice, reverse=True)
+    best: list[int] | None = None
+
+    def search(i: int, left: int, used: list[int]) -> None:
+        nonlocal best
+        if best is not None and len(used) >= len(best):
+            return
+        if left == 0:
+            best = list(used)
+            return
+        if i == len(ordered):
+            return
+        for step in (ordered[i], -ordered[i]):
+            search(i + 1, left - step, [*used, step])
+        search(i + 1, left, used)
+
+    search(0, offset, [])
+    assert best is not None, (dice, offset)
+    return " ".join(f"{'+' if d > 0 else '-'}{abs(d)}" for d in best)
+
+
+def best_value(value: int, dice: Sequence[int], target: int, rules: Rules) -> int:
+    """The value nearest the target (farthest under 20) the point dice can make.
+
+    This is a guide (the flux call, the AI's estimates, the value shown in a player's own
+    view); at scoring each player chooses the use of their dice (:func:`dice_choices`).
+    Nearest means the lowest :func:`badness`; among equals, one that is not zilched, then
+    the smallest change.
     """
     if not dice:
         return value

@@ -19,13 +19,13 @@ Actions (strings, at most ~12 characters):
 Where the seed and rulings leave a gap, this engine decides (and the rules page says so):
 calling shows the caller's qubits (the seed: "call for a measurement, revealing their
 cards"); a Z that would double a bet when its owner has no chip left does nothing; tied
-winners each keep their own chips and split the chips on the others' 1s; a new round reshuffles
-the whole Pauli deck, and the first turn moves one seat on each round.
+winners each keep their own chips and split the chips on the others' 1s; chips still in the pot
+when the match ends go to the player(s) with the most chips; a new round reshuffles the whole
+Pauli deck, and the first turn moves one seat on each round.
 """
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 from typing import ClassVar, Literal
@@ -192,6 +192,26 @@ def complete_moves(
     return moves
 
 
+def call_refusal(calling: bool, called_by: int | None, cards_left: int, others: int) -> str | None:
+    """Why measurement cannot be called now, or None when it can.
+
+    A call promises every other player in the round one last turn, and each turn takes a
+    community card, so a call needs at least one card left for each of them.
+    """
+    if not calling:
+        return "Calling measurement is off at this table: play a card."
+    if called_by is not None:
+        return "Measurement has already been called this round."
+    if cards_left < others:
+        return (
+            f"You can't call now: only {_plural(cards_left, 'community card')} "
+            f"{'is' if cards_left == 1 else 'are'} left for the "
+            f"{_plural(others, 'other player')}, and a call promises each of them one last "
+            "turn. Take a card instead."
+        )
+    return None
+
+
 def qubit_name(index: int) -> str:
     """Qubits are numbered from 1 for people (0 in action strings)."""
     return f"qubit {index + 1}"
@@ -306,12 +326,6 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         verb = "wins" if len(result.winners) == 1 else "share the win"
         return result.model_copy(update={"summary": f"{names} {verb} with {best} chips."})
 
-    def ai_action(self, observation: QPokerObservation, rng: random.Random) -> str:
-        """The expected-chips AI of :mod:`bot.engines.qpoker_ai`."""
-        from bot.engines.qpoker_ai import choose_action
-
-        return choose_action(observation, rng)
-
     # Moves ---------------------------------------------------------------------------------
 
     def apply(self, state: QPokerState, seat: int, action: str) -> list[Event]:
@@ -373,8 +387,12 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             raise IllegalAction("That player is not in this round.")
         self._check_own(qubit)
 
+    def _call_refusal(self, state: QPokerState) -> str | None:
+        others = len(self.in_round(state)) - 1
+        return call_refusal(state.config.calling, state.called_by, len(state.community), others)
+
     def _may_call(self, state: QPokerState) -> bool:
-        return state.config.calling and state.called_by is None
+        return self._call_refusal(state) is None
 
     def _take(self, state: QPokerState, seat: int, card: Card) -> None:
         if card not in state.community:
@@ -483,10 +501,9 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
     # Calling and the turn order -----------------------------------------------------------
 
     def _call(self, state: QPokerState, seat: int) -> list[Event]:
-        if not state.config.calling:
-            raise IllegalAction("Calling measurement is off at this table: play a card.")
-        if state.called_by is not None:
-            raise IllegalAction("Measurement has already been called this round.")
+        refusal = self._call_refusal(state)
+        if refusal is not None:
+            raise IllegalAction(refusal)
         state.called_by = seat
         state.moves += 1
         players = self.in_round(state)
@@ -611,7 +628,10 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             net=[state.chips[s] - state.round_start[s] for s in range(state.n_players)],
         )
         state.last_round = result
-        events = [self._measure_event(state, players, result), self._payout_event(result)]
+        events = [
+            self._measure_event(state, players, result),
+            self._payout_event(result, state.round >= state.config.rounds),
+        ]
         for seat in range(state.n_players):
             state.qubits[seat] = []
         state.community = []
@@ -634,7 +654,7 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         )
 
     @staticmethod
-    def _payout_event(result: RoundResult) -> Event:
+    def _payout_event(result: RoundResult, last: bool = False) -> Event:
         names = _and_list([f"{{p{w}}}" for w in result.winners])
         best = result.points[result.winners[0]]
         if len(result.winners) == 1:
@@ -643,7 +663,8 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             text = f"{names} tie with {best} points and take {_plural(result.share, 'chip')} each."
         if result.carry:
             verb = "stays" if result.carry == 1 else "stay"
-            text += f" {_plural(result.carry, 'chip')} {verb} in the pot for the next round."
+            later = "until the match ends" if last else "for the next round"
+            text += f" {_plural(result.carry, 'chip')} {verb} in the pot {later}."
         return Event(
             kind="payout",
             seat=result.winners[0] if len(result.winners) == 1 else None,
@@ -651,15 +672,49 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             data={"winners": result.winners, "share": result.share, "carry": result.carry},
         )
 
+    def _award_pot(self, state: QPokerState) -> list[Event]:
+        """Chips left in the pot at the end go to the match winner: no chip disappears.
+
+        Tied winners (most chips) split them; chips that do not divide go one each to the
+        tied winners in turn order from the dealer's left, i.e. from the last round's
+        starter.
+        """
+        pot, state.carry = state.carry, 0
+        if not pot:
+            return []
+        best = max(state.chips)
+        first = max(state.starter, 0)
+        order = [(first + step) % state.n_players for step in range(state.n_players)]
+        winners = [s for s in order if state.chips[s] == best]
+        share, odd = divmod(pot, len(winners))
+        gains = {s: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
+        gains = {s: g for s, g in gains.items() if g}
+        for seat, gain in gains.items():
+            state.chips[seat] += gain
+        they = "it goes" if pot == 1 else "they go"
+        lead = f"The match is over with {_plural(pot, 'chip')} still in the pot: {they} to"
+        if len(winners) == 1:
+            text = f"{lead} {{p{winners[0]}}}, who has the most chips."
+        elif len(gains) == 1:
+            (seat,) = gains
+            text = (
+                f"{lead} {{p{seat}}}, the first from the dealer's left of the players level on "
+                "the most chips."
+            )
+        else:
+            parts = [f"{{p{s}}} {_plural(g, 'chip')}" for s, g in gains.items()]
+            text = f"{lead} the players level on the most chips: {_and_list(parts)}."
+        return [Event(kind="pot", text=text, data={"pot": pot, "gains": gains})]
+
     def _finish(self, state: QPokerState, why: str) -> list[Event]:
         state.over = True
         state.current = None
         state.community = []
+        events = self._award_pot(state)
         result = self.outcome(state)
-        return [
-            Event(
-                kind="game_over",
-                text=f"The match is over ({why}): {result.summary}",
-                data={"chips": list(state.chips), "winners": result.winners},
-            )
-        ]
+        over = Event(
+            kind="game_over",
+            text=f"The match is over ({why}): {result.summary}",
+            data={"chips": list(state.chips), "winners": result.winners},
+        )
+        return [*events, over]

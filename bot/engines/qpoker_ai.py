@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bot.engines.qpoker import OWN_CARDS, complete_moves
+from bot.engines.qpoker import OWN_CARDS, call_refusal, complete_moves
 
 if TYPE_CHECKING:
     from bot.engines.qpoker import QPokerObservation
@@ -67,7 +67,7 @@ def legal_moves(obs: QPokerObservation) -> list[str]:
     if me is None or obs.current != me:
         return []
     others = [s for s, row in enumerate(obs.qubits) if row and s != me]
-    may_call = obs.calling and obs.called_by is None
+    may_call = call_refusal(obs.calling, obs.called_by, len(obs.community), len(others)) is None
     return complete_moves(list(obs.community), me, others, may_call)
 
 

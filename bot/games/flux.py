@@ -11,10 +11,19 @@ import random
 from bot.engines import flux_ai
 from bot.engines.cards import SUIT_SYMBOLS, card, label
 from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation
-from bot.engines.flux_rules import best_value, distance, hand_value, variants_text
+from bot.engines.flux_rules import (
+    best_value,
+    dice_way,
+    distance,
+    hand_value,
+    is_zilch,
+    variants_text,
+)
 from bot.render.flux import render_flux_png, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
-from bot.tables.views import Control, Field, Panel
+from bot.tables.views import Control, Field, Option, Panel
+
+DICE_BUTTONS = 20  # more choices than this go into select menus (25 options each)
 
 
 def _who(names: list[str], seat: int | None) -> str:
@@ -22,12 +31,15 @@ def _who(names: list[str], seat: int | None) -> str:
 
 
 def _own_value(obs: FluxObservation) -> tuple[int, int]:
-    """This seat's value (point dice used) and its distance from the target."""
+    """This seat's value (point dice as chosen, or else used to get nearest the target) and
+    its distance from the target."""
     rules = obs.rules
     seat = obs.seat if obs.seat is not None else 0
-    value = best_value(
-        hand_value(obs.hand, rules.absolute), obs.point_dice[seat], obs.target, rules
-    )
+    raw = hand_value(obs.hand, rules.absolute)
+    if obs.my_dice_use is not None:
+        value = raw + obs.my_dice_use  # the use of the dice this seat chose
+    else:
+        value = best_value(raw, obs.point_dice[seat], obs.target, rules)
     return value, distance(value, obs.target)
 
 
@@ -54,6 +66,12 @@ class FluxUI:
                 doing = f"{_who(names, obs.commander)} has command: discard {count} or call."
             case "flux":
                 doing = f"{_who(names, obs.commander)} fluxed onto the target: call or play on."
+            case "dice":
+                who = ", ".join(f"**{names[s]}**" for s in obs.to_act) or "nobody"
+                doing = (
+                    f"Every hand is shown. Point dice: {who} choose how to use theirs, in "
+                    "secret (**My hand**)."
+                )
             case "poker":
                 doing = "Poker: everyone picks five of their cards in secret (**My hand**)."
             case _:
@@ -93,7 +111,7 @@ class FluxUI:
     def _waiting(self, obs: FluxObservation, names: list[str]) -> str:
         if obs.phase == "over":
             return obs.end_reason
-        if obs.phase in ("claim", "poker"):
+        if obs.phase in ("claim", "poker", "dice"):
             return "Your choice is in; waiting for the others to choose."
         waiting = ", ".join(names[s] for s in obs.to_act) or "nobody"
         return f"Waiting for **{waiting}**."
@@ -136,6 +154,8 @@ class FluxUI:
                 Control("call", "Call", "success", row=0),
                 Control("pass", "Play on", row=0),
             ]
+        if obs.phase == "dice":
+            return self._dice_moves(obs, legal)
         if obs.phase == "command":
             low, high = obs.discard_range
             picked = len(obs.selected)
@@ -159,8 +179,62 @@ class FluxUI:
             Control("show", "Show these five", "success", row=2, disabled="show" not in legal),
         ]
 
+    def _dice_moves(self, obs: FluxObservation, legal: list[str]) -> tuple[str, list[Control]]:
+        """One choice per value the point dice can give, each labelled with that value."""
+        rules = obs.rules
+        seat = obs.seat if obs.seat is not None else 0
+        dice = obs.point_dice[seat]
+        raw = hand_value(obs.hand, rules.absolute)
+        text = (
+            f"Every hand is shown. Yours is worth **{raw}**; choose how to use your point dice "
+            f"({', '.join(map(str, dice))}): add, subtract or ignore. Each choice shows the "
+            "value it gives you. The others choose at the same time, in secret."
+        )
+        choices: list[tuple[int, str, str, str]] = []  # (value, result, how, action)
+        for action in legal:
+            offset = int(action.removeprefix("dice:"))
+            value = raw + offset
+            zilch = ", zilch!" if is_zilch(value, obs.target, rules) else ""
+            result = f"{value} ({distance(value, obs.target)} off{zilch})"
+            how = dice_way(dice, offset, rules)
+            choices.append((value, result, f"{how[0].upper()}{how[1:]}", action))
+        if len(choices) <= DICE_BUTTONS:
+            return text, [
+                Control(action, f"{how} → {result}"[:80], row=i // 5)
+                for i, (_, result, how, action) in enumerate(choices)
+            ]
+        if len(choices) > 125:  # five menus of 25: keep the values nearest the target
+            keep = sorted(choices, key=lambda c: distance(c[0], obs.target))[:125]
+            choices = [c for c in choices if c in keep]
+        controls = []
+        for row, start in enumerate(range(0, len(choices), 25)):
+            chunk = choices[start : start + 25]
+            low, high = chunk[0][0], chunk[-1][0]
+            controls.append(
+                Control(
+                    f"dice-menu-{row}",
+                    "Use the dice",
+                    row=row,
+                    placeholder=f"Make your value {low} to {high}…",
+                    options=tuple(
+                        Option(label=f"Value {result}"[:100], value=action, description=how[:100])
+                        for _, result, how, action in chunk
+                    ),
+                )
+            )
+        return text, controls
+
     def options_text(self, config: FluxConfig) -> str:
-        return f"{variants_text(config.keys)}. {config.deck_count} decks."
+        text = f"{variants_text(config.keys)}. {config.deck_count} decks."
+        ends = []
+        if config.deal_rounds is not None:
+            ends.append(f"after {config.deal_rounds} deal(s) each")
+        if config.limit is not None and "15" in config.keys:
+            ends.append(f"at {config.limit} points")
+        if ends:
+            first = ", whichever comes first" if len(ends) > 1 else ""
+            text += f" The game ends {' or '.join(ends)}{first}."
+        return text
 
 
 def decide(

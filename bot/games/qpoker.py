@@ -93,6 +93,11 @@ class QPokerUI:
             text = "It's your turn: pick a community card, then where to apply it."
             if obs.called_by is not None:
                 text += f" {names[obs.called_by]} called measurement; this is your last turn."
+            elif obs.calling and "call" not in legal:
+                text += (
+                    " Calling measurement is closed: fewer community cards are left than other "
+                    "players, and a call owes each of them one last turn."
+                )
             controls = self._controls(obs, legal, names)
         else:
             who = names[obs.current] if obs.current is not None else "nobody"

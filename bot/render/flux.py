@@ -47,6 +47,7 @@ PHASE_TEXT = {
     "trick": "Trick",
     "command": "Command",
     "flux": "Flux: call or play on",
+    "dice": "Point dice",
     "poker": "Poker showdown",
     "over": "Game over",
 }

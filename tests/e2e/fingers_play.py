@@ -7,6 +7,7 @@ import random
 from bot.engines.fingers_ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
+from tests.e2e.settle import settled
 
 NAMES = ("pickled walnuts", "moonstone", "gooseberries", "quokkas", "anise", "quince")
 
@@ -74,7 +75,7 @@ async def play_to_the_end(
     """Play every person's decisions until the game ends; returns how many they made."""
     made = 0
     for _ in range(max_moves):
-        await fake.wait_idle()
+        await settled(fake, table)
         if table.record.status != "active":
             return made
         assert table.state is not None

@@ -12,6 +12,7 @@ from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
 from tests.e2e.qdice_play import person_to_act
+from tests.e2e.settle import settled
 
 
 @dataclass
@@ -94,7 +95,7 @@ async def play_to_the_end(
 ) -> Tally:
     tally = Tally()
     for _ in range(max_moves):
-        await fake.wait_idle(quiet=0.05)
+        await settled(fake, table, quiet=0.05)
         if table.record.status != "active":
             return tally
         person = person_to_act(table, people)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 from bot.engines.flux import FluxEngine
+from bot.engines.flux_ai import choose_action as flux_choose
 from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.table import Table
+from tests.e2e.settle import settled
 
 
 def action_of(custom_id: str) -> str:
@@ -37,7 +39,7 @@ async def play_move(
     seat = table.seat_of(user.id)
     assert seat is not None and table.state is not None
     obs = engine.observe(table.state, seat)  # type: ignore[arg-type]
-    move = engine.ai_action(obs, random.Random(0))
+    move = flux_choose(obs, random.Random(0))
     view = await open_view(fake, user, table_message)
     verb, _, cards = move.partition(":")
     if verb in ("discard", "show"):
@@ -81,7 +83,7 @@ async def play_to_the_end(
     """Play every person's moves until the game ends; returns how many moves people made."""
     moves = 0
     for _ in range(max_moves):
-        await fake.wait_idle()
+        await settled(fake, table)
         if table.record.status != "active":
             return moves
         waiting = people_to_act(table, people)

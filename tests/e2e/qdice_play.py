@@ -8,6 +8,7 @@ from bot.engines.qdice_ai import choose_action
 from bot.sandbox.loopback import Button, Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
+from tests.e2e.settle import settled
 
 
 def button(message: Message, action: str) -> Button:
@@ -53,7 +54,7 @@ async def human_to_act(
 ) -> User:
     """Wait while AI seats move (an opening roll may bust a person's turn); return who acts."""
     for _ in range(max_turns):
-        await fake.wait_idle()
+        await settled(fake, table)
         assert table.record.status == "active"
         if (person := person_to_act(table, people)) is not None:
             return person
@@ -70,7 +71,7 @@ async def play_to_the_end(
     max_turns: int = 400,
 ) -> None:
     for _ in range(max_turns):
-        await fake.wait_idle()
+        await settled(fake, table)
         if table.record.status != "active":
             return
         person = person_to_act(table, people)

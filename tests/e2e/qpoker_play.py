@@ -10,6 +10,7 @@ from bot.engines.qpoker_ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
 from tests.e2e.qdice_play import person_to_act
+from tests.e2e.settle import settled
 
 CARD_MENU = "Pick a community card"
 
@@ -92,7 +93,7 @@ async def play_to_the_end(
     """Play every person's turn through the menus until the match ends; the moves made."""
     moves = []
     for _ in range(max_turns):
-        await fake.wait_idle()
+        await settled(fake, table)
         if table.record.status != "active":
             return moves
         person = person_to_act(table, people)

@@ -17,8 +17,8 @@ def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
 
 async def test_variants_are_validated_completed_and_shown(w: World) -> None:
     room = w.channel()
-    bad = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "1,13"})
-    assert bad.message.ephemeral and "best five of seven" in bad.message.text()
+    bad = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "1,23"})
+    assert bad.message.ephemeral and "gambling" in bad.message.text()
     clash = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "16,17"})
     assert "can't be played together" in clash.message.text()
     unknown = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "99"})

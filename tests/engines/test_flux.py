@@ -10,6 +10,7 @@ import pytest
 from bot.engines.base import ConfigError, IllegalAction, InvalidAction, Rng
 from bot.engines.cards import standard_deck
 from bot.engines.flux import FluxConfig, FluxEngine, FluxState
+from bot.engines.flux_ai import choose_action as flux_choose
 from bot.engines.poker import best_five
 
 ENGINE = FluxEngine()
@@ -180,6 +181,25 @@ def test_claim_tie_break_colour_total_then_face_cards_then_cards() -> None:
     assert total_cards(state) == 156
 
 
+def test_claim_tie_break_never_half_draws_when_the_cards_run_out() -> None:
+    same = "TH 2D KS KH QS QH JD"
+    # three tied claimants, one card left in the shoe and none burned: no round can be dealt
+    state = make_state([same, same, same], phase="claim", dealer=1)
+    state.out += state.shoe[1:] + state.burned
+    state.shoe, state.burned = state.shoe[:1], []
+    winner, events = ENGINE._claim_tiebreak(state, [0, 1, 2])
+    assert total_cards(state) == 156  # the last card is still in the shoe
+    assert len(state.shoe) == 1
+    assert winner == 2 and events[-1].kind == "claim_out"  # first from the dealer's left
+    # a full round (5♣ to seat 0 drops it), then too few cards for the two left
+    state = make_state([same, same, same], phase="claim", dealer=0, shoe="5C 9D 9H")
+    state.out += state.shoe[3:] + state.burned
+    state.shoe, state.burned = state.shoe[:3], []
+    winner, events = ENGINE._claim_tiebreak(state, [0, 1, 2])
+    assert [e.kind for e in events] == ["claim_draw", "claim_out"]
+    assert winner == 1 and total_cards(state) == 156  # 9♦ and 9♥ tie; seat 1 is first
+
+
 # --- tricks, command, discards, flux, calls -----------------------------------------------
 
 
@@ -339,7 +359,7 @@ def test_deal_passes_left_and_used_cards_stay_out() -> None:
     shoe_before = len(state.shoe)
     while state.hand_no == hand_no and state.phase != "over":
         (seat,) = ENGINE.to_act(state)
-        ENGINE.apply(state, seat, ENGINE.ai_action(ENGINE.observe(state, seat), random.Random(0)))
+        ENGINE.apply(state, seat, flux_choose(ENGINE.observe(state, seat), random.Random(0)))
     if state.phase != "over":
         assert state.dealer == (dealer + 1) % 3
         assert len(state.shoe) < shoe_before - 21

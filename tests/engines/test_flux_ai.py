@@ -6,6 +6,7 @@ import random
 
 from bot.engines.flux import FluxConfig
 from bot.engines.flux_ai import best_discard, choose_action, draw_distribution, poker_potential
+from bot.engines.flux_ai import choose_action as flux_choose
 from bot.engines.flux_rules import distance, hand_value
 from tests.engines.test_flux import ENGINE, make_state
 
@@ -74,7 +75,7 @@ def test_ai_beats_random_players() -> None:
         while not ENGINE.is_over(state):
             seat = sorted(ENGINE.to_act(state))[0]
             if seat == ai_seat:
-                move = ENGINE.ai_action(ENGINE.observe(state, seat), rng)
+                move = flux_choose(ENGINE.observe(state, seat), rng)
             else:
                 move = rng.choice(ENGINE.move_options(state, seat))
             ENGINE.apply(state, seat, move)

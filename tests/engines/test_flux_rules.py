@@ -125,20 +125,17 @@ def test_point_dice_best_use_and_totality() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("13", "best five of seven"),
         ("23", "gambling"),
         ("1,99", "no Flux variant '99'"),
         ("7", "needs 2"),
         ("9a", "needs 9"),
-        ("16,17", "16 and 17"),
-        ("2,16", "16 and 2"),
-        ("1,16", "16 and 1"),
-        ("10,21", "10 and 21"),
-        ("5,21", "5 and 21"),
-        ("10,20", "10 and 20"),
-        ("8,22", "22 and 8"),
-        ("15,22", "22 and 15"),
-        ("18,22", "22 and 18"),
+        ("16d", "needs 16"),
+        ("16,17", "16 and 17 can't be played together: 16 re-rolls the target"),
+        ("10,21", "10 and 21 can't be played together: 10 rolls the bull's-eye"),
+        ("5,21", "5 and 21 can't be played together: 5 gives the best poker hand"),
+        ("10,20", "10 and 20 can't be played together: 10 pays a bull's-eye bonus"),
+        ("8,22", "22 and 8 can't be played together: 22 plays on until one player"),
+        ("15,22", "22 and 15 can't be played together: 22 plays on until one player"),
     ],
 )
 def test_refused_variants_say_why(text: str, message: str) -> None:
@@ -146,7 +143,28 @@ def test_refused_variants_say_why(text: str, message: str) -> None:
         parse_variants(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["13", "13,14", "2,16", "2,7,16", "1,16", "1,16,16d", "2,16,16d", "18,22", "8,18", "8,15"],
+)
+def test_combinations_that_do_not_contradict_are_accepted(text: str) -> None:
+    assert parse_variants(text) == sorted(
+        dict.fromkeys(text.split(",")), key=lambda k: (int(k.rstrip("d")), k)
+    )
+
+
+def test_variant_13_plays_as_14() -> None:
+    assert Rules.of(["13"]).best_five and Rules.of(["13", "14"]).best_five
+    assert Rules.of(["14"]).best_five and not Rules().best_five
+
+
+def test_score_limits_combine_and_elimination_has_none() -> None:
+    assert Rules.of(["8", "18"]).score_limit == 50
+    assert Rules.of(["18", "22"]).score_limit is None
+
+
 def test_variants_are_normalised() -> None:
     assert parse_variants(" 17, 4 ,1;9a 9 v12") == ["1", "4", "9", "9a", "12", "17"]
+    assert parse_variants("16d,16,13") == ["13", "16", "16d"]
     assert parse_variants("") == []
     assert parse_variants(["2", "7"]) == ["2", "7"]

@@ -1,13 +1,22 @@
-"""Seeded Flux self-play across variants, with invariants checked after every move."""
+"""Seeded Flux self-play across variants, with invariants checked after every move.
+
+Every card stays in exactly one place after every move, for every variant alone and for a
+few large combinations that between them hold every pair of variants the table offers.
+"""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import combinations
 
 import pytest
 
-from bot.engines.base import Event
+from bot.engines.base import ConfigError, Event
+from bot.engines.cards import standard_deck
 from bot.engines.flux import FluxConfig, FluxEngine, FluxState
+from bot.engines.flux_ai import choose_action as flux_choose
+from bot.engines.flux_rules import REQUIRES, VARIANTS, parse_variants
 from tests.engines.test_flux import CARD_LABEL, total_cards
 
 ENGINE = FluxEngine()
@@ -52,26 +61,46 @@ def check_observations(state: FluxState) -> None:
         for other in range(state.n_players):
             if other != seat and not state.exposed[other] and state.hands[other]:
                 assert str(state.hands[other]) not in dumped
+        assert obs.my_dice_use == (state.dice_use[seat] if state.dice_use else None)
     spectator = ENGINE.observe(state, None)
     assert spectator.hand == [] and spectator.my_claim is None and spectator.my_poker is None
+    assert spectator.my_dice_use is None
 
 
 def choose(state: FluxState, seat: int, rng: random.Random) -> str:
     if seat % 2 == 0:
-        return ENGINE.ai_action(ENGINE.observe(state, seat), rng)
+        return flux_choose(ENGINE.observe(state, seat), rng)
     legal = ENGINE.legal_actions(state, seat)
     if rng.random() < 0.2:
         return rng.choice(legal)  # toggles included
     return rng.choice(ENGINE.move_options(state, seat))
 
 
-def run_game(variants: str, seed: int) -> FluxState:
+FULL = {decks: sorted(standard_deck() * decks) for decks in range(1, 7)}
+
+
+def every_card_once(state: FluxState) -> None:
+    """Every card of the shoe's decks is in exactly one place, none lost or doubled."""
+    places = [*state.shoe, *state.burned, *state.out, *(p.card for p in state.trick)]
+    for hand in state.hands:
+        places += hand
+    if state.turnup is not None:
+        places.append(state.turnup)
+    places.sort()
+    if places != FULL[state.config.deck_count]:
+        full = Counter(FULL[state.config.deck_count])
+        raise AssertionError(f"missing {full - Counter(places)}, extra {Counter(places) - full}")
+
+
+def run_game(variants: str, seed: int, options: dict[str, int] | None = None) -> FluxState:
     rng = random.Random(seed)
     n = 2 + seed % 5
-    state = ENGINE.new_game(FluxConfig(variants=variants), n, seed)
+    state = ENGINE.new_game(FluxConfig(variants=variants, **(options or {})), n, seed)
     cards = 52 * state.config.deck_count
+    every_card_once(state)
     for _ in range(MAX_MOVES):
         assert total_cards(state) == cards
+        every_card_once(state)
         if ENGINE.is_over(state):
             ENGINE.outcome(state)
             assert ENGINE.to_act(state) == frozenset()
@@ -86,7 +115,7 @@ def run_game(variants: str, seed: int) -> FluxState:
         assert gained == points_in(events, n)
         assert all(g >= 0 for g in gained)
         still = state.phase == phase and state.hand_no == hand_no and ENGINE.to_act(state)
-        if phase in ("claim", "poker") and still:  # a secret choice: nothing revealed yet
+        if phase in ("claim", "poker", "dice") and still:  # a secret choice: nothing revealed yet
             assert all(not CARD_LABEL.search(e.text) for e in events)
         if rng.random() < 0.1:
             check_observations(state)
@@ -101,3 +130,95 @@ def test_self_play_invariants(variants: str, games: int) -> None:
         state = run_game(variants, seed)
         hands += state.hand_no
     assert hands >= games
+
+
+# --- every variant and every combination the table offers --------------------------------
+
+
+def with_companions(keys: set[str]) -> frozenset[str]:
+    """The keys plus the variants they need (7 needs 2, 9a needs 9, 16d needs 16)."""
+    out = set(keys)
+    for key, (needed, _) in REQUIRES.items():
+        if key in out:
+            out.add(needed)
+    return frozenset(out)
+
+
+def offered(keys: frozenset[str]) -> bool:
+    try:
+        parse_variants(sorted(keys))
+    except ConfigError:
+        return False
+    return True
+
+
+SINGLES = sorted({with_companions({k}) for k in VARIANTS}, key=sorted)
+PAIRS = sorted(
+    {
+        with_companions({a, b})
+        for a, b in combinations(VARIANTS, 2)
+        if offered(with_companions({a, b}))
+    },
+    key=sorted,
+)
+
+
+def covering_sets(seed: int = 2024) -> list[frozenset[str]]:
+    """Large combinations (greedy, seeded) that together hold every offered pair."""
+    rng = random.Random(seed)
+    uncovered = {
+        frozenset(p) for p in combinations(VARIANTS, 2) if offered(with_companions(set(p)))
+    }
+    sets: list[frozenset[str]] = []
+    while uncovered:
+        chosen = with_companions(set(min(uncovered, key=sorted)))
+        order = sorted(VARIANTS)
+        rng.shuffle(order)
+        for key in order:
+            trial = with_companions({*chosen, key})
+            if offered(trial):
+                chosen = trial
+        sets.append(chosen)
+        uncovered = {p for p in uncovered if not p <= chosen}
+    return sets
+
+
+COVER = covering_sets()
+
+
+def options_for(keys: frozenset[str], seed: int) -> dict[str, int]:
+    """Table options that go with the variants: Variant 15's length, 18's one deck."""
+    options: dict[str, int] = {}
+    if "15" in keys:
+        options |= [{}, {"deals": 1}, {"limit": 25}, {"deals": 1, "limit": 40}][seed % 4]
+    if "18" in keys and seed % 3 == 2:
+        options["decks"] = 1
+    return options
+
+
+def play_combination(keys: frozenset[str], seed: int) -> None:
+    variants = ",".join(sorted(keys))
+    options = options_for(keys, seed)
+    if options.get("decks") == 1:
+        seed = seed - seed % 5 + min(seed % 5, 1)  # one deck holds at most three players
+    run_game(variants, seed, options)
+
+
+def test_the_combinations_cover_every_offered_pair() -> None:
+    assert len(SINGLES) == len(VARIANTS) and all(offered(k) for k in SINGLES)
+    for pair in PAIRS:
+        assert any(pair <= c for c in COVER), pair
+    assert all(offered(c) for c in COVER)
+    assert len(COVER) <= 12
+
+
+@pytest.mark.parametrize("keys", SINGLES, ids=lambda k: ",".join(sorted(k)))
+def test_every_variant_alone_conserves_cards(keys: frozenset[str]) -> None:
+    for seed in (101, 202):
+        play_combination(keys, seed)
+
+
+@pytest.mark.parametrize("index", range(len(COVER)))
+def test_large_combinations_conserve_cards(index: int) -> None:
+    for seed in range(8):
+        play_combination(COVER[index], 500 + 11 * index + seed)

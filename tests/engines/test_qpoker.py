@@ -333,11 +333,47 @@ def test_calling_can_be_switched_off() -> None:
         ENGINE.apply(state, 0, "call")
 
 
-def test_running_out_of_cards_after_a_call_measures_at_once() -> None:
+def test_a_call_is_refused_when_someone_would_get_no_last_turn() -> None:
+    # five players, five community cards, two taken: the third player may not call
+    state = make_state(["0 0 0 0"] * 5, cards_up="X X X X X")
+    ENGINE.apply(state, 0, "X:0")
+    ENGINE.apply(state, 1, "X:0")
+    assert state.current == 2 and len(state.community) == 3
+    assert "call" not in ENGINE.legal_actions(state, 2)
+    before = state.model_dump()
+    with pytest.raises(IllegalAction, match="only 3 community cards are left for the 4 other"):
+        ENGINE.apply(state, 2, "call")
+    assert state.model_dump() == before
+    # one card fewer than the others is refused; as many cards as others is allowed
     state = make_state(["0 0 0 0", "0 0 0 0", "0 0 0 0"], cards_up="X")
+    with pytest.raises(IllegalAction, match="one last turn"):
+        ENGINE.apply(state, 0, "call")
+    state = make_state(["0 0 0 0", "0 0 0 0", "0 0 0 0"], cards_up="X X")
     ENGINE.apply(state, 0, "call")
-    events = ENGINE.apply(state, 1, "X:0")
+    assert state.final_left == [1, 2]
+    ENGINE.apply(state, 1, "X:0")
+    events = ENGINE.apply(state, 2, "X:0")  # everyone else had their turn
     assert "measure" in kinds(events) and state.round == 2
+
+
+def test_after_any_call_every_other_player_gets_exactly_one_turn() -> None:
+    for n in range(2, 6):
+        for taken in range(5):
+            state = make_state(["0 0 0 0"] * n, cards_up="X X X X X")
+            for _ in range(taken):
+                (seat,) = ENGINE.to_act(state)
+                ENGINE.apply(state, seat, "X:0")
+            (caller,) = ENGINE.to_act(state)
+            if "call" not in ENGINE.legal_actions(state, caller):
+                assert len(state.community) < n - 1
+                continue
+            ENGINE.apply(state, caller, "call")
+            turns = []
+            while state.round == 1:
+                (seat,) = ENGINE.to_act(state)
+                turns.append(seat)
+                ENGINE.apply(state, seat, "X:0")
+            assert sorted(turns) == sorted(s for s in range(n) if s != caller)
 
 
 # Measurement and payout -----------------------------------------------------------------
@@ -460,6 +496,26 @@ def test_the_match_ends_after_the_last_round_most_chips_winning() -> None:
     assert set(outcome.winners) == {s for s, c in enumerate(state.chips) if c == max(state.chips)}
     with pytest.raises(IllegalAction, match="over"):
         ENGINE.apply(state, 0, "call")
+
+
+def test_chips_left_in_the_pot_go_to_the_match_winner() -> None:
+    # The last round: seats 0 and 1 tie on 3 points and split 3 chips (2 carried + 1 from
+    # seat 2): one each, one left over. The match ends, so the last chip is not lost: it goes
+    # to the first tied player from the dealer's left (the last round's starter, seat 0).
+    state = make_state(["1 1 1 1", "1 1 1 0", "1 0 0 0"], chips=[10, 10, 10], carry=2, rounds=1)
+    total = total_chips(state)
+    events = finish_round(state)
+    assert ENGINE.is_over(state) and state.carry == 0
+    assert state.chips == [16, 15, 13] and sum(state.chips) == total
+    pot = next(e for e in events if e.kind == "pot")
+    assert pot.data["gains"] == {0: 1} and "{p0}" in pot.text
+    assert ENGINE.outcome(state).winners == [0]
+    # the same with seat 1 starting the round: seat 1 gets the odd chip
+    state = make_state(
+        ["1 1 1 0", "1 1 1 1", "1 0 0 0"], chips=[10, 10, 10], carry=2, rounds=1, current=1
+    )
+    finish_round(state)
+    assert state.chips == [15, 16, 13] and state.carry == 0
 
 
 def test_outcome_before_the_end_is_refused() -> None:

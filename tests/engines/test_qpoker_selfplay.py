@@ -41,6 +41,7 @@ def check(state: QPokerState, chips: int) -> None:
     players = [s for s in range(state.n_players) if not state.out[s]]
     if state.over:
         assert state.current is None and ENGINE.to_act(state) == frozenset()
+        assert state.carry == 0 and sum(state.chips) == chips, "the pot was never awarded"
         return
     assert len(players) >= 2
     assert ENGINE.to_act(state) == frozenset({state.current})
@@ -49,6 +50,7 @@ def check(state: QPokerState, chips: int) -> None:
         assert len(state.qubits[seat]) == (QUBITS if seat in players else 0)
     if state.called_by is not None:
         assert state.current in state.final_left and state.called_by not in state.final_left
+        assert len(state.community) >= len(state.final_left), "a promised last turn is lost"
     check_views(state)
 
 
