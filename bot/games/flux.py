@@ -228,7 +228,8 @@ class FluxUI:
         text = f"{variants_text(config.keys)}. {config.deck_count} decks."
         ends = []
         if config.deal_rounds is not None:
-            ends.append(f"after {config.deal_rounds} deal(s) each")
+            n = config.deal_rounds
+            ends.append(f"after {n} deal{'' if n == 1 else 's'} each")
         if config.limit is not None and "15" in config.keys:
             ends.append(f"at {config.limit} points")
         if ends:

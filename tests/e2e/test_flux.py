@@ -36,6 +36,26 @@ async def test_variants_are_validated_completed_and_shown(w: World) -> None:
     await w.fake.slash(w.alice, "flux cancel", channel=room)
 
 
+async def test_reshuffling_length_is_a_table_option(w: World) -> None:
+    room = w.channel()
+    forged = await w.fake.slash(
+        w.alice, "flux start", channel=room, options={"variants": "15", "deals": 0}, forged=True
+    )
+    assert "deals must be a whole number from 1 to 10" in forged.message.text()
+    lobby = (
+        await w.fake.slash(
+            w.alice,
+            "flux start",
+            channel=room,
+            options={"variants": "15", "deals": 3, "limit": 120},
+        )
+    ).message
+    assert not lobby.ephemeral
+    text = lobby.text()
+    assert "after 3 deals each or at 120 points, whichever comes first" in text
+    await w.fake.slash(w.alice, "flux cancel", channel=room)
+
+
 async def test_hands_are_private_and_simultaneous_claims(w: World) -> None:
     room = w.channel()
     message = await open_table(w.fake, room, w.alice, [w.bob])
