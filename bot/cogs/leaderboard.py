@@ -148,6 +148,17 @@ class Leaderboard(commands.Cog):
                 ),
                 inline=False,
             )
+        against = await self.bot.db.results_against_ai(interaction.guild_id, who.id)
+        if against:
+            embed.add_field(
+                name="Against AI players (by the strongest at the table)",
+                value="\n".join(
+                    f"{r.level.capitalize()}: {r.wins} won of {r.games} "
+                    f"({100 * r.wins / r.games:.0f}%)"
+                    for r in against
+                ),
+                inline=False,
+            )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -62,3 +62,25 @@ async def test_pages_move_with_the_buttons(w: World) -> None:
 async def test_stats_for_someone_without_games(w: World) -> None:
     result = await w.fake.slash(w.dave, "stats", channel=w.channel())
     assert result.message.ephemeral and "No finished games" in result.message.text()
+
+
+async def test_stats_show_results_against_each_ai_level(w: World) -> None:
+    from tests.e2e.qdice_play import play_to_the_end
+
+    room = w.channel()
+    lobby = (
+        await w.fake.slash(w.alice, "qdice start", channel=room, options={"target": 1000})
+    ).message
+    await w.fake.click(w.alice, lobby, label="Add hard AI")
+    assert "(AI, hard)" in lobby.refresh().text()
+    await w.fake.click(w.alice, lobby, label="Start")
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.seats[1].level == "hard"
+    await play_to_the_end(w.fake, w.bot.tables, table, lobby, {w.alice.id: w.alice})
+    assert table.record.status == "finished"
+    won = table.record.seats[0].user_id in [
+        table.seats[s].user_id for s in table.spec.engine.outcome(table.state).winners
+    ]
+    stats = (await w.fake.slash(w.alice, "stats", channel=room)).message
+    assert "Against AI players" in stats.text()
+    assert f"Hard: {int(won)} won of 1" in stats.text()
