@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.answers import watch as watch_interaction
 from bot.config import Settings
 from bot.games import all_games
+from bot.monitor import report_stalls
 from bot.sharding import ShardSet
 from bot.storage.db import Database
 from bot.tables.manager import TableManager
@@ -115,6 +116,10 @@ class QuantumTableBot(commands.AutoShardedBot):
         else:
             log.info("Commands are synced by the process that runs shard 0")
         self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
+        if self.settings.loop_report > 0:
+            self._monitor = asyncio.create_task(
+                report_stalls(self.settings.loop_report), name="loop-monitor"
+            )
 
     @property
     def syncs_commands(self) -> bool:
@@ -204,6 +209,9 @@ class QuantumTableBot(commands.AutoShardedBot):
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()
+        monitor = getattr(self, "_monitor", None)
+        if monitor is not None:
+            monitor.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "db"):

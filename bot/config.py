@@ -59,6 +59,12 @@ class Settings(BaseSettings):
         le=256,
         description="Worker processes for AI decisions (default: one per core; 0: threads).",
     )
+    loop_report: float = Field(
+        default=0,
+        ge=0,
+        le=3600,
+        description="Seconds between log lines with the event loop's worst stall (0: off).",
+    )
     turn_timeout: int = Field(
         default=300, ge=30, le=86_400, description="Default seconds a player has for a move."
     )

@@ -28,6 +28,9 @@ from bot.tables.protocols import GameSpec
 
 log = logging.getLogger(__name__)
 
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the bot's (Unix ``nice``)."""
+
 _pools: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
 _warmed: dict[int, set[Callable[[], None]]] = {}
 
@@ -50,6 +53,14 @@ def _think(
 ) -> str:
     """In a worker: one decision, its deadline counted from when the worker starts on it."""
     return decide(observation, level, random.Random(seed), time.monotonic() + budget)
+
+
+def _lower_priority() -> None:
+    """In a new worker: yield the CPU to the bot's own process when both want it."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # pragma: no cover - not allowed here: run at the same priority
+        pass
 
 
 def _warm(warmers: tuple[Callable[[], None], ...]) -> int:
@@ -97,7 +108,9 @@ class Thinker:
         if pool is None:
             # Spawned, not forked: the bot runs threads (the database's, the renderers').
             context = multiprocessing.get_context("spawn")
-            pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+            pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_lower_priority
+            )
             _pools[self.workers] = pool
             _warmed[self.workers] = set()
         return pool
