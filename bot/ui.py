@@ -7,9 +7,12 @@ including messages sent before a restart.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -114,8 +117,8 @@ def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:
     embed = discord.Embed(
         title=panel.title, description=panel.description or None, colour=panel.colour
     )
-    for field in panel.fields:
-        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    for item in panel.fields:
+        embed.add_field(name=item.name, value=item.value, inline=item.inline)
     if panel.footer:
         embed.set_footer(text=panel.footer)
     files: list[discord.File] = []
@@ -140,11 +143,93 @@ def edit_parts(panel: Panel, game_id: int) -> dict[str, Any]:
 # --- the presenter ------------------------------------------------------------------------
 
 
+TOKEN_LIFETIME = 14 * 60.0
+"""Seconds an interaction's token is used to edit its private reply (Discord allows 15 min)."""
+
+
+@dataclass
+class LiveView:
+    """A person's open private reply at a table, kept up to date through an interaction token."""
+
+    interaction: discord.Interaction
+    message_id: int
+    version: int
+    since: float = field(default_factory=time.monotonic)
+
+    @property
+    def expired(self) -> bool:
+        return time.monotonic() - self.since > TOKEN_LIFETIME
+
+
 class DiscordPresenter:
-    """Shows tables in Discord: edits the table message, posts short announcements."""
+    """Shows tables in Discord: edits the table message, posts short announcements, and keeps
+    each seated person's private reply current (edited in place while Discord allows)."""
 
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
+        self.live: dict[tuple[int, int], LiveView] = {}
+        """(game id, user id) -> the person's newest private reply at that table."""
+        self._updating: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+
+    def remember(
+        self, table: Table, interaction: discord.Interaction, message_id: int, version: int
+    ) -> None:
+        """``interaction`` answered with the person's private view (``message_id``)."""
+        self.live[(table.id, interaction.user.id)] = LiveView(interaction, message_id, version)
+
+    def private_changed(self, table: Table) -> None:
+        if not any(game_id == table.id for game_id, _ in self.live):
+            return
+        if table.id in self._updating:
+            self._again.add(table.id)  # one more pass once the running one is done
+            return
+        task = asyncio.create_task(self._update_views(table), name=f"private-{table.id}")
+        self._updating[table.id] = task
+        task.add_done_callback(lambda _: self._updating.pop(table.id, None))
+
+    async def _update_views(self, table: Table) -> None:
+        while True:
+            self._again.discard(table.id)
+            for (game_id, user_id), live in list(self.live.items()):
+                if game_id == table.id:
+                    await self._update_view(table, user_id, live)
+            if table.id not in self._again:
+                return
+
+    async def _update_view(self, table: Table, user_id: int, live: LiveView) -> None:
+        key = (table.id, user_id)
+        if live.expired:
+            del self.live[key]  # the next click on the table or My hand opens a fresh one
+            return
+        if live.version == table.record.version and table.record.is_live:
+            return  # already showing this (the person's own click answered with it)
+        manager: TableManager = self.bot.tables  # type: ignore[attr-defined]
+        try:
+            if table.record.status == "active":
+                panel = await manager.private_panel(table.id, user_id, returning=False)
+                parts = edit_parts(panel, table.id)
+            else:
+                word = "is over" if table.record.status == "finished" else "was cancelled"
+                parts = {
+                    "content": f"The game {word}: see the table for how it ended.",
+                    "embed": None,
+                    "attachments": [],
+                    "view": None,
+                }
+            await live.interaction.followup.edit_message(live.message_id, **parts)
+        except GameError:
+            self.live.pop(key, None)  # no longer seated
+            return
+        except discord.HTTPException as error:
+            # Dismissed by the person, or the token ran out early: stop following it.
+            log.info("Private view of game %s stopped updating: %s", table.id, error)
+            self.live.pop(key, None)
+            return
+        if not table.record.is_live:
+            self.live.pop(key, None)
+        elif key in self.live:
+            self.live[key].version = table.record.version
 
     async def show(self, table: Table, panel: Panel) -> int | None:
         if table.record.message_id is None:
@@ -213,8 +298,14 @@ async def send_private(
     """Send (or update, for clicks inside it) a player's ephemeral view."""
     if edit:
         await answers.edit(interaction, **edit_parts(panel, table.id))
+        message_id = interaction.message.id if interaction.message else None
     else:
-        await answers.send(interaction, ephemeral=True, **message_parts(panel, table.id))
+        message_id = await answers.send(
+            interaction, ephemeral=True, **message_parts(panel, table.id)
+        )
+    presenter = _tables(interaction).presenter
+    if message_id is not None and isinstance(presenter, DiscordPresenter):
+        presenter.remember(table, interaction, message_id, panel.version)
 
 
 async def handle_click(

@@ -212,15 +212,18 @@ class TableManager:
             await self.apply(table, seat, action, user_id)
         return table
 
-    async def private_panel(self, game_id: int, user_id: int) -> Panel:
-        """A seated player's own view of the table, with the moves open to them."""
+    async def private_panel(self, game_id: int, user_id: int, *, returning: bool = True) -> Panel:
+        """A seated player's own view of the table, with the moves open to them.
+
+        ``returning``: the person asked for it, so a seat an AI covers is theirs again (not
+        so when their open view is only being kept up to date)."""
         table = await self.fetch(game_id)
         seat = table.seat_of(user_id)
         if seat is None:
             raise NotSeated("You're not playing at this table, so there is no hand to show.")
         if table.record.status != "active" or table.state is None:
             raise GameError("The game hasn't started yet: your view appears once it does.")
-        if table.seats[seat].autopilot:
+        if returning and table.seats[seat].autopilot:
             async with table.lock:
                 await self.come_back(table, seat)
         # The table as last saved, drawn outside the lock: a burst of "My hand" never waits
@@ -386,6 +389,7 @@ class TableManager:
             if respond is None and not force and table.shown_version == revision:
                 return
             panel = await asyncio.to_thread(self.public_panel, table)
+            self.presenter.private_changed(table)
             if respond is not None:
                 await respond(panel)
             else:

@@ -89,6 +89,10 @@ class Presenter(Protocol):
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
         """Post a short public message in the table's channel, optionally pinging a user."""
 
+    def private_changed(self, table: Table) -> None:
+        """The table moved on: bring the private views people have open up to date (soon,
+        in the background)."""
+
 
 class NotSeated(GameError):
     """The person is not playing at this table."""

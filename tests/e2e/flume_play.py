@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass, field
 
@@ -24,6 +25,8 @@ class Tally:
     toggles: int = 0
     partner_views: list[str] = field(default_factory=list)
     hands: int = 0
+    opened: dict[int, int] = field(default_factory=dict)
+    """Per person: how many times they pressed My hand (a new private reply each time)."""
 
 
 def decide(obs: FlumeObservation) -> str:
@@ -50,8 +53,28 @@ async def press(fake: LoopbackDiscord, user: User, message: Message, action: str
     await fake.click(user, message, custom_id=_button_id(message, action))
 
 
+def live_view(
+    fake: LoopbackDiscord, table: Table, table_message: Message, user: User
+) -> Message | None:
+    """The person's open private reply, if it already offers this turn's moves."""
+    channel = fake.world.channels[table.location_id]
+    mine = [m for m in fake.messages(channel, viewer=user) if m.ephemeral and m.visible_to(user)]
+    if not mine:
+        return None
+    view = mine[-1].refresh()
+    current = f"qt:{table.id}:{table.record.version}:"
+    moves = [c for c in view.buttons + view.selects if (c.custom_id or "").startswith(current)]
+    return view if any(not c.disabled for c in moves) else None
+
+
 async def play_human_move(
-    fake: LoopbackDiscord, table: Table, table_message: Message, user: User, tally: Tally
+    fake: LoopbackDiscord,
+    table: Table,
+    table_message: Message,
+    user: User,
+    tally: Tally,
+    *,
+    live: bool = False,
 ) -> None:
     """Open the person's view and make one move with its buttons and menus."""
     engine = table.spec.engine
@@ -59,7 +82,14 @@ async def play_human_move(
     seat = table.seat_of(user.id)
     assert seat is not None
     obs = engine.observe(table.state, seat)
-    view = await open_hand(fake, user, table_message)
+    view = None
+    for _ in range(125 if live else 0):  # the open reply catches up within a moment
+        if (view := live_view(fake, table, table_message, user)) is not None:
+            break
+        await asyncio.sleep(0.04)
+    if view is None:
+        view = await open_hand(fake, user, table_message)
+        tally.opened[user.id] = tally.opened.get(user.id, 0) + 1
     text = view.text()
     for code in obs.hand:  # the view lists the hand, and only its owner sees it
         assert card(code).label in text
@@ -92,6 +122,7 @@ async def play_to_the_end(
     people: dict[int, User],
     *,
     max_moves: int = 2000,
+    live: bool = False,
 ) -> Tally:
     tally = Tally()
     for _ in range(max_moves):
@@ -101,7 +132,7 @@ async def play_to_the_end(
         person = person_to_act(table, people)
         if person is None:
             continue
-        await play_human_move(fake, table, table_message, person, tally)
+        await play_human_move(fake, table, table_message, person, tally, live=live)
     raise AssertionError("the game did not finish")
 
 

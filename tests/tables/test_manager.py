@@ -32,6 +32,9 @@ class Recorder:
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
         self.announced.append((table.id, text, mention))
 
+    def private_changed(self, table: Table) -> None:
+        self.private_updates = getattr(self, "private_updates", 0) + 1
+
 
 @pytest.fixture
 async def db(tmp_path: Path):
