@@ -6,8 +6,8 @@ Run: ``.venv/bin/python bench/bench_tables.py [--games 50] [--samples 300] [--ai
 
 * Click against no-op: the bot runs as a real subprocess (``python -m bot``) against a
   loopback Discord in this process, on SQLite. ``--games`` Quantum dice tables with two
-  people each, and ``--ai-tables`` Flume tables where only AI seats play (the host leaves
-  once it starts; a finished one is replaced) moving in the background. One at a time, a
+  people each, and ``--ai-tables`` Flume tables where only AI seats play (the person at each
+  runs out of time on a one-minute timer and an AI covers) moving in the background. One at a time, a
   die click by the person whose move it is (answered with the redrawn table) alternates with
   ``/about`` (answered with a small embed); each is timed from sending to Discord's answer.
 * Restore: ``--restore`` live games in the database; the time from starting the process to
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import sys
 import tempfile
 import time
@@ -76,23 +77,24 @@ async def open_many(room: Room, count: int, batch: int = 16) -> None:
     await room.fake.wait_idle(timeout=300)
 
 
-async def ai_table(room: Room, stop: asyncio.Event, finished: list[int]) -> None:
-    """Keep one Flume table of AI seats playing: a new one when it ends."""
-    while not stop.is_set():
+async def open_ai_tables(room: Room, count: int) -> list[Message]:
+    """Flume tables of one person and three AI players with a one-minute timer: once the
+    person's time runs out an AI covers for them, and every seat plays by itself."""
+    lobbies = []
+    for _ in range(count):
         channel = room.channel()
         fake = room.fake
-        lobby = (await fake.slash(room.alice, "flume start", channel=channel, wait=False)).message
+        lobby = (
+            await fake.slash(
+                room.alice, "flume start", channel=channel, options={"turn_minutes": 1}
+            )
+        ).message
         assert lobby is not None
         for _ in range(3):
-            await fake.click(room.alice, lobby, label="Add AI", wait=False)
-        await fake.click(room.alice, lobby, label="Start", wait=False)
-        await fake.slash(room.alice, "flume leave", channel=channel, wait=False)
-        while not stop.is_set():
-            await asyncio.sleep(0.5)
-            text = lobby.refresh().text()
-            if "· finished" in text or "cancelled" in text.lower():
-                finished.append(1)
-                break
+            await fake.click(room.alice, lobby, label="Add AI")
+        await fake.click(room.alice, lobby, label="Start")
+        lobbies.append(lobby)
+    return lobbies
 
 
 def to_act(message: Message) -> str | None:
@@ -120,7 +122,9 @@ async def about_once(room: Room, channel: Channel) -> float:
     return time.perf_counter() - start
 
 
-async def click_against_noop(games: int, samples: int, ai_tables: int, ai_delay: float) -> None:
+async def click_against_noop(
+    games: int, samples: int, ai_tables: int, ai_delay: float, ai_wait: float
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with LoopbackDiscord() as fake:
             fake.ack_deadline = 30.0  # measure slow answers instead of failing them
@@ -138,11 +142,11 @@ async def click_against_noop(games: int, samples: int, ai_tables: int, ai_delay:
             room = Room(fake, guild, alice, bob)
             await open_many(room, games)
             for label, background in (("idle", 0), (f"{ai_tables} AI tables moving", ai_tables)):
-                stop, finished = asyncio.Event(), []
-                runners = [
-                    asyncio.create_task(ai_table(room, stop, finished)) for _ in range(background)
-                ]
-                await asyncio.sleep(2 if background else 0)
+                if background:
+                    ai = await open_ai_tables(room, background)
+                    print(f"  waiting {ai_wait:.0f} s for the AI tables' timers", flush=True)
+                    await asyncio.sleep(ai_wait)
+                    moved = sum(m.refresh().text().count("•") for m in ai)
                 rng = random.Random(11)
                 clicks: list[float] = []
                 noop: list[float] = []
@@ -153,14 +157,14 @@ async def click_against_noop(games: int, samples: int, ai_tables: int, ai_delay:
                         clicks.append(took)
                     noop.append(await about_once(room, table[0]))
                     await asyncio.sleep(0.01)  # one at a time: no queueing behind each other
-                stop.set()
-                await asyncio.gather(*runners, return_exceptions=True)
                 ratio = percentile(clicks, 0.95) / percentile(noop, 0.95)
                 print(
                     f"{games} dice tables, {label:<20} click  ms {figures(clicks)}\n"
                     f"{'':>16}{'':<20} /about ms {figures(noop)}\n"
                     f"{'':>16}{'':<20} click p95 / no-op p95 = {ratio:.1f}x "
-                    f"(n={len(clicks)}; AI games finished meanwhile: {len(finished)})",
+                    f"(n={len(clicks)}"
+                    + (f"; AI tables still moving: {moved > 0}" if background else "")
+                    + ")",
                     flush=True,
                 )
                 await fake.wait_idle(timeout=120)
@@ -186,11 +190,13 @@ async def restore_time(games: int) -> None:
             started = time.perf_counter()
             await bot.start(cwd=Path(folder), timeout=600)
             full = time.perf_counter() - started
-            line = bot.lines[-1] if bot.lines else ""
+            loaded = next((ln for ln in bot.lines[::-1] if "loaded and playable" in ln), "")
+            seconds = re.search(r"playable in ([0-9.]+) s", loaded)
             await bot.stop()
             print(
-                f"start to restored: empty database {empty:5.1f} s; "
-                f"{games} live games {full:5.1f} s   ({line.split(' - ')[-1]})",
+                f"start to ready: empty database {empty:5.1f} s; {games} live games {full:5.1f} s "
+                f"(every table playable {seconds[1] if seconds else '?'} s after restoring began; "
+                "the rest is refreshing their messages within Discord's rate limits)",
                 flush=True,
             )
 
@@ -202,9 +208,10 @@ async def main() -> None:
     parser.add_argument("--ai-tables", type=int, default=4)
     parser.add_argument("--ai-delay", type=float, default=0.3)
     parser.add_argument("--restore", type=int, default=1000)
+    parser.add_argument("--ai-wait", type=float, default=62, help="seconds until AI covers")
     args = parser.parse_args()
     print("loopback Discord in this process; the bot in its own (python -m bot), SQLite")
-    await click_against_noop(args.games, args.samples, args.ai_tables, args.ai_delay)
+    await click_against_noop(args.games, args.samples, args.ai_tables, args.ai_delay, args.ai_wait)
     if args.restore:
         await restore_time(args.restore)
 

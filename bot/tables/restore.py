@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from bot.storage.models import GameRecord
@@ -41,11 +42,17 @@ class Restorer:
             records = await core.db.active_games(
                 shard_ids=list(shards.shard_ids), shard_count=shards.shard_count
             )
+        started = time.perf_counter()
         tables = [table for table in map(self.load, records) if table is not None]
         for table in tables:
             await self._forgive_downtime(table)
             if table.record.status == "active":
                 core.driver.ensure_runner(table)
+        log.info(
+            "%d table(s) loaded and playable in %.1f s; refreshing their messages",
+            len(tables),
+            time.perf_counter() - started,
+        )
         gate = asyncio.Semaphore(REFRESH_AT_ONCE)
 
         async def refresh(table: Table) -> None:
