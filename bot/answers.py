@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 
 ACK_AFTER = 1.5
 """Seconds of work after which an interaction is deferred (Discord allows three)."""
+BUSY = 16
+"""Interactions being worked on at once past which new ones are acknowledged straight away."""
+_in_flight = 0
 CONTENT_LIMIT = 2000
 """Characters Discord accepts in a message's content."""
 
@@ -43,11 +46,11 @@ def clip(text: str | None, limit: int = CONTENT_LIMIT) -> str | None:
     return text[: limit - 1] + "…"
 
 
-async def _defer_now(interaction: discord.Interaction, *, public: bool) -> None:
+async def _defer_now(interaction: discord.Interaction, *, public: bool, new_message: bool) -> None:
     async with _lock(interaction):
         if interaction.response.is_done():
             return
-        if interaction.type is discord.InteractionType.application_command:
+        if new_message or interaction.type is discord.InteractionType.application_command:
             # The "thinking…" message becomes the answer; its visibility is fixed now.
             await interaction.response.defer(thinking=True, ephemeral=not public)
             interaction.extras[_PUBLIC] = public
@@ -58,18 +61,28 @@ async def _defer_now(interaction: discord.Interaction, *, public: bool) -> None:
 
 @contextlib.asynccontextmanager
 async def in_time(
-    interaction: discord.Interaction, *, public: bool = False, after: float = ACK_AFTER
+    interaction: discord.Interaction,
+    *,
+    public: bool = False,
+    new_message: bool = False,
+    after: float = ACK_AFTER,
 ) -> AsyncIterator[None]:
     """Defer ``interaction`` if the block has not answered it after ``after`` seconds.
 
     ``public``: for commands, whether the answer will be seen by everyone (a new table) or
-    only by the person (the default).
+    only by the person (the default). ``new_message``: a click whose answer is a new message
+    (a private view) rather than an update of the message it was on.
     """
+
+    global _in_flight
+    if _in_flight >= BUSY:
+        after = 0.0  # a burst: acknowledge first, then answer each as its work is done
+    _in_flight += 1
 
     async def late() -> None:
         await asyncio.sleep(after)
         try:
-            await _defer_now(interaction, public=public)
+            await _defer_now(interaction, public=public, new_message=new_message)
         except discord.HTTPException:
             log.warning("Could not defer a slow interaction", exc_info=True)
 
@@ -77,6 +90,7 @@ async def in_time(
     try:
         yield
     finally:
+        _in_flight -= 1
         timer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await timer

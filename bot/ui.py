@@ -172,6 +172,28 @@ class DiscordPresenter:
         self._updating: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
+    async def ping(self, table: Table, user_id: int, text: str) -> int | None:
+        channel = self.bot.get_partial_messageable(table.location_id)
+        jump = ""
+        if table.record.message_id is not None and table.record.guild_id:
+            jump = (
+                f" https://discord.com/channels/{table.record.guild_id}/"
+                f"{table.location_id}/{table.record.message_id}"
+            )
+        message = await channel.send(
+            f"<@{user_id}> {text}{jump}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+            suppress_embeds=True,
+        )
+        return message.id
+
+    async def unping(self, table: Table, message_id: int) -> None:
+        channel = self.bot.get_partial_messageable(table.location_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass  # someone removed it already
+
     def remember(
         self, table: Table, interaction: discord.Interaction, message_id: int, version: int
     ) -> None:
@@ -317,7 +339,7 @@ async def handle_click(
         table = await _tables(interaction).fetch(game_id)
         await open_modal(interaction, table, version, action)  # must be the first answer
         return
-    async with answers.in_time(interaction):
+    async with answers.in_time(interaction, new_message=action == HAND):
         await _handle_click(interaction, game_id, version, action)
 
 

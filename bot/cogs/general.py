@@ -93,6 +93,26 @@ class General(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @app_commands.command(name="settings", description="Your settings on this server")
+    @app_commands.describe(turn_pings="Get a message that mentions you when your turn starts")
+    @app_commands.guild_only()
+    async def settings(
+        self, interaction: discord.Interaction, turn_pings: bool | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        db = self.bot.db
+        if turn_pings is not None:
+            await db.set_turn_pings(interaction.guild_id, interaction.user.id, turn_pings)
+        on = (await db.turn_pings(interaction.guild_id, [interaction.user.id]))[interaction.user.id]
+        state = "on" if on else "off"
+        change = "saved. " if turn_pings is not None else ""
+        await interaction.response.send_message(
+            f"Your settings on this server: {change}\n"
+            f"- Turn messages: **{state}** (a message that mentions you when your turn starts "
+            f"after others have moved; change with `/settings turn_pings:{'False' if on else 'True'}`).",
+            ephemeral=True,
+        )
+
     @app_commands.command(name="about", description="Version, uptime and how busy the bot is")
     async def about(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(title="About Quantum Table", colour=0x5865F2)

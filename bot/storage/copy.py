@@ -31,6 +31,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("actions", "game_id, version"),
     ("results", "game_id, seat"),
     ("players", "guild_id, game, user_id"),
+    ("person_settings", "guild_id, user_id"),
 )
 BATCH = 2000
 

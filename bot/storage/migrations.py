@@ -135,7 +135,23 @@ M0002_AI_LEVELS = Migration(
     ("ALTER TABLE seats ADD COLUMN level TEXT",),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (M0001_INITIAL, M0002_AI_LEVELS)
+M0003_PERSON_SETTINGS = Migration(
+    3,
+    "0003_person_settings",
+    (
+        """
+        CREATE TABLE person_settings (
+            guild_id   INTEGER NOT NULL,
+            user_id    INTEGER NOT NULL,
+            turn_pings INTEGER NOT NULL DEFAULT 1 CHECK (turn_pings IN (0, 1)),
+            updated_at REAL    NOT NULL,
+            PRIMARY KEY (guild_id, user_id)
+        ) WITHOUT ROWID
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (M0001_INITIAL, M0002_AI_LEVELS, M0003_PERSON_SETTINGS)
 """Every migration, in order. Append only."""
 
 

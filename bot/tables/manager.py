@@ -29,6 +29,7 @@ from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
 from bot.tables import panels
 from bot.tables.driver import TurnDriver
 from bot.tables.lobby import Lobby
+from bot.tables.pings import TurnPings
 from bot.tables.protocols import (
     GameSpec,
     NotSeated,
@@ -80,6 +81,7 @@ class TableManager:
         self.thinker = thinker or Thinker(self.games.values(), workers=0)
         """Where AI decisions run (threads by default; the bot uses worker processes)."""
         self.lobby = Lobby(self)
+        self.pings = TurnPings(self)
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
         self._tables: dict[int, Table] = {}
@@ -401,6 +403,7 @@ class TableManager:
                 if moved is not None:
                     await self.attach_message(table, moved)
             table.shown_version = revision
+            await self.pings.after_change(table)
 
     def refresh_soon(self, table: Table) -> None:
         """Refresh the table's message in the background (for callers holding its lock)."""

@@ -89,6 +89,12 @@ class Presenter(Protocol):
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
         """Post a short public message in the table's channel, optionally pinging a user."""
 
+    async def ping(self, table: Table, user_id: int, text: str) -> int | None:
+        """Post ``text`` mentioning one person (they are notified); the message's id."""
+
+    async def unping(self, table: Table, message_id: int) -> None:
+        """Take a message :meth:`ping` posted away again."""
+
     def private_changed(self, table: Table) -> None:
         """The table moved on: bring the private views people have open up to date (soon,
         in the background)."""

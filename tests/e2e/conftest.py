@@ -59,7 +59,9 @@ class World:
     def table_message(self, channel: Channel, viewer: User | None = None) -> Message:
         """The newest public message from the bot in the channel (the table)."""
         public = [
-            m for m in self.fake.messages(channel, viewer=viewer or self.dave) if not m.ephemeral
+            m
+            for m in self.fake.messages(channel, viewer=viewer or self.dave)
+            if not m.ephemeral and "your turn at" not in m.text()  # turn messages are not it
         ]
         assert public, "no public message in the channel"
         return public[-1].refresh()

@@ -83,7 +83,7 @@ async def play_human_move(
     assert seat is not None
     obs = engine.observe(table.state, seat)
     view = None
-    for _ in range(125 if live else 0):  # the open reply catches up within a moment
+    for _ in range(250 if live else 0):  # the open reply catches up within a moment
         if (view := live_view(fake, table, table_message, user)) is not None:
             break
         await asyncio.sleep(0.04)

@@ -311,3 +311,13 @@ async def test_results_against_ai_by_the_strongest_level_at_the_table(db: Databa
         ("hard", 3, 1),
     ]
     assert await db.results_against_ai(GUILD + 1, 1) == []
+
+
+async def test_turn_pings_are_on_until_a_person_turns_them_off(db: Database) -> None:
+    assert await db.turn_pings(GUILD, [1, 2]) == {1: True, 2: True}
+    await db.set_turn_pings(GUILD, 1, False)
+    assert await db.turn_pings(GUILD, [1, 2]) == {1: False, 2: True}
+    assert await db.turn_pings(GUILD + 1, [1]) == {1: True}  # per server
+    await db.set_turn_pings(GUILD, 1, True)
+    assert await db.turn_pings(GUILD, [1]) == {1: True}
+    assert await db.turn_pings(GUILD, []) == {}

@@ -32,6 +32,15 @@ class Recorder:
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
         self.announced.append((table.id, text, mention))
 
+    async def ping(self, table: Table, user_id: int, text: str) -> int | None:
+        self.pings = getattr(self, "pings", [])
+        self.pings.append((table.id, user_id, text))
+        return len(self.pings)
+
+    async def unping(self, table: Table, message_id: int) -> None:
+        self.unpinged = getattr(self, "unpinged", [])
+        self.unpinged.append(message_id)
+
     def private_changed(self, table: Table) -> None:
         self.private_updates = getattr(self, "private_updates", 0) + 1
 

@@ -1,0 +1,59 @@
+"""Turn messages: sent when a person's turn starts after others moved, not after their own
+move, taken away when they act, and not sent to someone who turned them off."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import World, until
+from tests.e2e.qdice_play import human_to_act, open_table, play_human_turn
+
+
+def pings(w: World, room, user) -> list:  # type: ignore[no-untyped-def]
+    return [
+        m
+        for m in w.fake.messages(room, viewer=w.dave)
+        if not m.ephemeral and "your turn at" in m.text() and f"<@{user.id}>" in m.text()
+    ]
+
+
+async def test_a_turn_message_comes_when_others_have_moved_and_goes_when_you_act(
+    w: World,
+) -> None:
+    room = w.channel()
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    first = await human_to_act(w.fake, table, people)
+    other = w.bob if first is w.alice else w.alice
+    await play_human_turn(w.fake, w.bot.tables, table, message, first)  # a whole turn
+    second = await human_to_act(w.fake, table, people)
+    assert second is other
+    await until(lambda: len(pings(w, room, other)) == 1)
+    ping = pings(w, room, other)[0]
+    assert "Quantum dice" in ping.text() and str(table.record.message_id) in ping.text()
+    # first's own rolls within their turn never brought them a message
+    assert len(pings(w, room, first)) <= 1
+    await play_human_turn(w.fake, w.bot.tables, table, message, other)
+    await w.fake.wait_idle()
+    assert w.fake.get_message(ping.id).deleted  # taken away once they acted
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+
+
+async def test_no_turn_messages_for_someone_who_turned_them_off(w: World) -> None:
+    room = w.channel()
+    reply = await w.fake.slash(w.bob, "settings", channel=room, options={"turn_pings": False})
+    assert reply.message.ephemeral and "Turn messages: **off**" in reply.message.text()
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    for _ in range(4):  # a few turns each
+        person = await human_to_act(w.fake, table, people)
+        await play_human_turn(w.fake, w.bot.tables, table, message, person)
+    await w.fake.wait_idle()
+    assert pings(w, room, w.bob) == []
+    assert pings(w, room, w.alice)  # alice still hears about her turns
+    shown = await w.fake.slash(w.bob, "settings", channel=room)
+    assert "**off**" in shown.message.text()
+    await w.fake.slash(w.bob, "settings", channel=room, options={"turn_pings": True})
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
