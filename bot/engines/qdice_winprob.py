@@ -98,6 +98,9 @@ class Rolls:
     """
 
     buckets: tuple[np.ndarray, ...]  # (groups in bucket, options) int64 offsets
+    padded: np.ndarray  # (groups, most options): every group's options, padded with its first
+    state: np.ndarray  # (groups,): the dice state each group is a roll of
+    chance: np.ndarray  # (groups,): its probability
     weights: np.ndarray  # (9, groups): probability of each group when rolling each state
     bust: np.ndarray  # (9,): probability that a roll scores nothing
     black_hole: int  # the group of six 2s (a score before the board, a black hole on it)
@@ -130,8 +133,13 @@ def rolls() -> Rolls:
         if bh:
             black_hole = g
     assert black_hole >= 0
+    rows = [row for _, bucket in sorted(buckets.items()) for row in bucket]
+    width = max(len(row) for row in rows)
     return Rolls(
         buckets=tuple(np.asarray(rows, dtype=np.int64) for _, rows in sorted(buckets.items())),
+        padded=np.asarray([row + row[:1] * (width - len(row)) for row in rows], dtype=np.int64),
+        state=weights.argmax(axis=0),
+        chance=weights.max(axis=0),
         weights=weights,
         bust=bust,
         black_hole=black_hole,
@@ -256,7 +264,11 @@ class TurnSolver:
         bh_value = np.where(self.on_board, bh_value, np.nan)
         bust_term = r.bust[:, None] * busted[None, :]
         fresh = np.zeros((self.levels, n))
-        rolled = np.zeros((self.levels, N_DICE_STATES, n)) if n == 1 else None
+        if n == 1:
+            self.value = value
+            self.rolled = self._run_one(value, float(busted[0]), float(bh_value[0]), stop, deadline)
+            fresh[:, 0] = self.rolled[:, CFRESH]
+            return fresh
         for a in range(game.top, stop - 1, -1):
             row = a - low
             if deadline is not None and a % 16 == 0 and time.monotonic() > deadline:
@@ -265,12 +277,40 @@ class TurnSolver:
             best[r.black_hole] = np.where(self.on_board, bh_value, best[r.black_hole])
             roll = np.einsum("dg,gn->dn", r.weights, best) + bust_term
             fresh[row] = roll[CFRESH]
-            if rolled is not None:
-                rolled[row] = roll
             value[row] = np.where(self.can_bank[row], np.maximum(roll, self.bank[row]), roll)
         self.value = value
-        self.rolled = rolled  # roll values by level and dice state (kept for one pair only)
+        self.rolled = None
         return fresh
+
+    def _run_one(
+        self,
+        value: np.ndarray,
+        busted: float,
+        black_hole: float,
+        stop: int,
+        deadline: float | None,
+    ) -> np.ndarray:
+        """:meth:`run` for a single pair (a decision's), with fewer, smaller numpy steps;
+        returns the roll values ``rolled[a - low, d]``."""
+        r = rolls()
+        low = self.low
+        flat = value.reshape(-1)
+        rolled = np.zeros((self.levels, N_DICE_STATES))
+        bust_term = r.bust * busted
+        can_bank = self.can_bank[:, 0]
+        bank = self.bank[:, 0]
+        on_board = bool(self.on_board[0])
+        for a in range(self.game.top, stop - 1, -1):
+            row = a - low
+            if deadline is not None and a % 16 == 0 and time.monotonic() > deadline:
+                raise TimeoutError("the turn was not solved before the deadline")
+            best = flat[r.padded + row * N_DICE_STATES].max(axis=1)
+            if on_board:
+                best[r.black_hole] = black_hole
+            roll = np.bincount(r.state, r.chance * best, N_DICE_STATES) + bust_term
+            rolled[row] = roll
+            value[row, :, 0] = np.maximum(roll, bank[row]) if can_bank[row] else roll
+        return rolled
 
 
 def solve(
@@ -458,4 +498,4 @@ class WinTable:
         assert solver.rolled is not None
         if a > self.game.top:
             return -1.0
-        return float(solver.rolled[a - solver.low, dice, 0])
+        return float(solver.rolled[a - solver.low, dice])
