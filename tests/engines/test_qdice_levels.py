@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from functools import cache
 
 import numpy as np
 import pytest
@@ -40,9 +41,10 @@ def assert_legal(state: QDiceState, move: str) -> None:
     ENGINE.apply(state.model_copy(deep=True), state.current, move)
 
 
+@cache
 def random_positions(count: int, seed: int) -> list[QDiceState]:
     """Positions met in seeded games of 2 to 4 random-ish players, 10,000 or 2,000 to win
-    (end games and last turns included)."""
+    (end games and last turns included); shared, so callers must not change them."""
     rng = random.Random(seed)
     found: list[QDiceState] = []
     while len(found) < count:
@@ -329,3 +331,34 @@ def test_a_passed_deadline_before_any_table_is_built(monkeypatch: pytest.MonkeyP
     move = decide(obs, "hard", random.Random(1), deadline=time.monotonic() - 1)
     assert time.perf_counter() - started < 0.05
     assert_legal(state, move)
+
+
+# Strength, in a few seeded games (the benchmark measures it properly) ----------------------------
+
+
+def winners(levels: tuple[str, str], games: int, base: int) -> int:
+    """Games ``levels[0]`` wins against ``levels[1]``, alternating who starts; a "random"
+    level picks any legal keep and then banks or rolls at even odds."""
+    won = 0
+    for game in range(games):
+        seats = levels if game % 2 == 0 else levels[::-1]
+        state = ENGINE.new_game(QDiceConfig(), 2, base + game)
+        rng = random.Random(base + game)
+        while not ENGINE.is_over(state):
+            (seat,) = ENGINE.to_act(state)
+            obs = ENGINE.observe(state, seat)
+            if seats[seat] == "random":
+                indices, points = rng.choice(scoring_keeps(obs.dice))
+                allowed = obs.on_board[seat] or obs.turn_total + points >= obs.entry
+                verb = "bank" if allowed and rng.random() < 0.5 else "roll"
+                move = f"{verb}:{''.join(map(str, indices))}"
+            else:
+                move = decide(obs, seats[seat], rng)
+            ENGINE.apply(state, seat, move)
+        won += seats[state.winner] == levels[0]
+    return won
+
+
+def test_easy_beats_a_random_player_and_loses_to_normal() -> None:
+    assert winners(("easy", "random"), 20, 500) >= 18
+    assert winners(("normal", "easy"), 60, 600) >= 36
