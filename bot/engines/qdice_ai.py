@@ -20,12 +20,20 @@ From that one structure the module solves, lazily and once per process:
 
 The decision (:func:`choose_action`) uses only the observation and always answers with the
 one-step ``roll:…``/``bank:…`` form.
+
+Levels (:func:`decide`): "normal" is :func:`choose_action`. "easy" plays like a beginner (it
+often keeps every scoring die, banks once the turn reaches a comfortable total whatever the dice
+left, so it banks early with many dice and pushes on with one or two, and ignores the other
+players' scores until the last turn). "hard" maximises its chance of winning a two-player game
+from the table solved by :mod:`bot.engines.qdice_winprob` (default options only; otherwise it
+plays like "normal").
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from functools import cache
@@ -167,10 +175,15 @@ class ScoreTable:
         return max(self.bank_value(level), self.roll_value(state, level))
 
 
+_BUILT: set[tuple[int, bool]] = set()
+
+
 @cache
 def score_table(entry: int, on_board: bool) -> ScoreTable:
     """The cached expected-score table (``entry`` only matters off the board)."""
-    return ScoreTable(0 if on_board else entry, on_board)
+    table = ScoreTable(0 if on_board else entry, on_board)
+    _BUILT.add((entry, on_board))
+    return table
 
 
 def expected_turn_value(on_board: bool = True, entry: int = 0) -> float:
@@ -216,14 +229,25 @@ def reach_table(on_board: bool) -> ReachTable:
 
 
 def warm_up(entries: Sequence[int] = (1_000,), target: int = 10_000) -> None:
-    """Build the tables decisions use (about a second of work) for these entry thresholds
-    and games to ``target``: expected scores on and off the board, and the chances of
-    reaching a goal. Other options grow them on demand."""
+    """Build the tables decisions use (a couple of seconds of work) for these entry
+    thresholds and games to ``target``: expected scores on and off the board, and the chances
+    of reaching a goal. Other options grow them on demand.
+
+    For the "hard" level it also loads the solved two-player table of the default options
+    from ``data/qdice_winprob_10000_1000.npz`` (written by ``scripts/build_qdice_winprob.py``;
+    it is not solved here, which takes minutes) and builds the roll structure its turns use.
+    Run it in every process that decides (each worker process of the bot)."""
     for entry in entries:
         for on_board in (True, False):
             score_table(entry, on_board)
     for on_board in (True, False):
         reach_table(on_board).prob(FRESH, levels_needed(2 * target))  # a leader far ahead
+    from bot.engines import qdice_winprob
+
+    for entry in entries:
+        table = qdice_winprob.table_for(target, entry)
+        if table is not None:
+            table.turn(0, 0)  # builds the roll structure and the last-turn odds
 
 
 def levels_needed(points: int) -> int:
@@ -366,3 +390,148 @@ def threshold_action(obs: QDiceObservation, threshold: int = 300) -> str:
     if total >= threshold and (obs.on_board[me] or total >= obs.entry):
         return _move("bank", indices)
     return _move("roll", indices)
+
+
+# Levels ---------------------------------------------------------------------------------------
+
+LEVELS = ("easy", "normal", "hard")
+
+EASY_KEEP_ALL = 0.6
+"""How often "easy" keeps every scoring die (most points) instead of normal's best keep."""
+EASY_COMFORT = (300, 350, 400, 450)
+"""Turn totals at which "easy" is happy to bank (one drawn per decision), dice left or not."""
+
+
+def decide(
+    obs: QDiceObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move of an AI seat playing at ``level`` ("easy", "normal" or "hard").
+
+    ``deadline`` is a :func:`time.monotonic` instant: "hard" returns its best move so far
+    once it has passed (normal's move, or a simple one if normal's tables are not built yet).
+    Always a legal one-step ``roll:…``/``bank:…`` move.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
+    if obs.current is None:
+        raise ValueError("nobody is to act: the game is over")
+    if level == "easy":
+        return easy_action(obs, rng)
+    if level == "hard":
+        move = hard_action(obs, deadline)
+        if move is not None:
+            return move
+    if deadline is not None and time.monotonic() > deadline and not _tables_ready(obs):
+        return quick_action(obs)
+    return choose_action(obs, rng)
+
+
+def _tables_ready(obs: QDiceObservation) -> bool:
+    """Whether normal's expected-score table for the mover is built (it takes a second)."""
+    me = obs.current
+    assert me is not None
+    return (obs.entry, obs.on_board[me]) in _BUILT
+
+
+def quick_action(obs: QDiceObservation) -> str:
+    """A move at once, for when there is no time for anything else: keep the most points;
+    in a last turn roll until ahead of the leader, else bank from 300 once allowed."""
+    me = obs.current
+    assert me is not None
+    if obs.final_round and obs.contingent_winner is not None:
+        indices, points = max(scoring_keeps(obs.dice), key=lambda k: (k[1], len(k[0])))
+        total = obs.turn_total + points
+        ahead = obs.scores[me] + total > obs.scores[obs.contingent_winner]
+        allowed = obs.on_board[me] or total >= obs.entry
+        return _move("bank" if ahead and allowed else "roll", indices)
+    return threshold_action(obs, 300)
+
+
+def easy_action(obs: QDiceObservation, rng: random.Random) -> str:
+    """A beginner: sensible, with a beginner's mistakes.
+
+    * Keeps every scoring die (the most points) ``EASY_KEEP_ALL`` of the time, else normal's
+      keep.
+    * Banks once the turn reaches a comfortable total (``EASY_COMFORT``, or the entry while
+      off the board), however many dice are left: early with five or six dice, and pushing on
+      with one or two when below it. Hot dice change nothing.
+    * Ignores the scores: banks on reaching the target whatever the others may do. In a last
+      turn it does roll on until it beats the leader (banks as soon as it does).
+    """
+    me = obs.current
+    assert me is not None
+    keeps = scoring_keeps(obs.dice)
+    if not keeps:
+        raise ValueError("the roll on the table does not score")
+    greedy = max(keeps, key=lambda k: (k[1], len(k[0])))
+    if obs.final_round and obs.contingent_winner is not None:
+        indices, points = greedy
+        total = obs.turn_total + points
+        ahead = obs.scores[me] + total > obs.scores[obs.contingent_winner]
+        allowed = obs.on_board[me] or total >= obs.entry
+        return _move("bank" if ahead and allowed else "roll", indices)
+    if rng.random() < EASY_KEEP_ALL:
+        indices, points = greedy
+    else:
+        chosen = choose_action(obs, rng).split(":")[1]
+        indices = tuple(int(ch) for ch in chosen)
+        points = dict(keeps)[indices]
+    total = obs.turn_total + points
+    comfort = rng.choice(EASY_COMFORT)
+    if not obs.on_board[me]:
+        comfort = max(comfort, obs.entry)
+    allowed = obs.on_board[me] or total >= obs.entry
+    reaches = obs.scores[me] + total >= obs.target
+    return _move("bank" if allowed and (total >= comfort or reaches) else "roll", indices)
+
+
+def hard_action(obs: QDiceObservation, deadline: float | None = None) -> str | None:
+    """The move that maximises the chance of winning a two-player game, or None where the
+    solved table does not apply (more players, other options, no table) or the turn could not
+    be solved before ``deadline``.
+
+    A last turn is normal's (it already maximises the chance of beating the leader).
+    """
+    me = obs.current
+    assert me is not None
+    if obs.n_players != 2 or obs.final_round:
+        return None
+    from bot.engines import qdice_winprob as wp
+
+    table = wp.table_for(obs.target, obs.entry)
+    if table is None:
+        return None
+    other = 1 - me
+    i, j = obs.scores[me] // STEP, obs.scores[other] // STEP
+    if (
+        not table.covers(i, j)
+        or obs.on_board[me] != (i > 0)
+        or obs.on_board[other] != (j > 0)
+        or obs.turn_total % STEP
+    ):
+        return None
+    solver = table.cached_turn(i, j)
+    if solver is None:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        try:
+            solver = table.turn(i, j, deadline)
+        except TimeoutError:
+            return None
+    options = keep_options(obs.dice)
+    if not options:
+        raise ValueError("the roll on the table does not score")
+    best: tuple[float, int, int, str] | None = None
+    for indices, points, nxt in options:
+        total = obs.turn_total + points
+        a = i + total // STEP
+        roll = table.roll_value(solver, a, wp.canonical_of(nxt))
+        candidate = (roll, 0, points, _move("roll", indices))
+        if obs.on_board[me] or total >= obs.entry:
+            bank = table.bank_value(solver, a)
+            if bank >= roll:
+                candidate = (bank, 1, points, _move("bank", indices))
+        if best is None or candidate[:3] > best[:3]:
+            best = candidate
+    assert best is not None
+    return best[3]
