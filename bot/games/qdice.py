@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from bot.engines import qdice_ai
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
 from bot.render.qdice import render_qdice_png
@@ -80,17 +78,10 @@ class QDiceUI:
         return f"First to {config.target:,}; {config.entry:,} in one turn to get on the board."
 
 
-def decide(
-    observation: QDiceObservation, level: str, rng: random.Random, deadline: float | None = None
-) -> str:
-    """Quantum dice's AI at every level (easy and hard play as normal until it has its own)."""
-    return qdice_ai.choose_action(observation, rng)
-
-
 SPEC = GameSpec(
     engine=QDiceEngine(),
     ui=QDiceUI(),
     emoji="🎲",
     blurb="Six dice in two colours: push your luck to 10,000.",
-    ai=GameAI(decide=decide, warm_up=qdice_ai.warm_up),
+    ai=GameAI(decide=qdice_ai.decide, warm_up=qdice_ai.warm_up),
 )
