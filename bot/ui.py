@@ -33,6 +33,8 @@ from bot.tables.views import (
     LEAVE,
     REMOVE_AI,
     START,
+    STAY,
+    SURE,
     Control,
     ModalSpec,
     Panel,
@@ -354,6 +356,27 @@ async def _handle_click(
         panel = await manager.private_panel(game_id, who.id)
         await send_private(interaction, table, panel, edit=False)
         return
+    if action in (LEAVE, CANCEL) and table.record.status == "active":
+        await ask_to_confirm(interaction, table, action)
+        return
+    if action == STAY:
+        await answers.edit(
+            interaction, content="Nothing changed: you're still at the table.", view=None
+        )
+        return
+    if action.startswith(f"{SURE}:"):
+        action = action.partition(":")[2]
+        if action not in (LEAVE, CANCEL):
+            raise GameError("That control isn't one I know.")
+        await (
+            manager.leave(game_id, who)
+            if action == LEAVE
+            else manager.cancel(game_id, who, is_admin=is_manager(interaction))
+        )
+        done = "You left the table." if action == LEAVE else "The game is cancelled."
+        await answers.edit(interaction, content=done, view=None)
+        await manager.refresh(table)
+        return
     lobby_verbs = {
         JOIN: lambda: manager.join(game_id, who),
         ADD_AI: lambda: manager.add_ai(game_id, who),
@@ -384,6 +407,28 @@ async def _handle_click(
     else:
         await answers.defer(interaction)
         await manager.refresh(table)
+
+
+async def ask_to_confirm(interaction: discord.Interaction, table: Table, action: str) -> None:
+    """Leaving or cancelling a running game takes a second click, in a reply only the person
+    sees: one slip next to My hand must not end anyone's game."""
+    if action == LEAVE:
+        if table.seat_of(interaction.user.id) is None:
+            raise NotSeated("You're not playing at this table.")
+        question = (
+            f"Leave game #{table.id}? An AI plays your seat for the rest of the game, and "
+            "the game won't count for you."
+        )
+        label = "Leave"
+    else:
+        question = f"Cancel game #{table.id} for everyone? It ends now and counts for no one."
+        label = "Cancel the game"
+    controls = [
+        Control(f"{SURE}:{action}", label, "danger"),
+        Control(STAY, "Stay" if action == LEAVE else "Keep playing"),
+    ]
+    view = build_view(Panel(title="", controls=controls), table.id, table.record.version)
+    await answers.send(interaction, ephemeral=True, content=question, view=view)
 
 
 class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):

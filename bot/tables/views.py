@@ -15,6 +15,7 @@ Style = Literal["primary", "secondary", "success", "danger"]
 # Core verbs start with "!" so they can never clash with a game's action strings.
 JOIN, LEAVE, START, CANCEL, HAND = "!join", "!leave", "!start", "!cancel", "!hand"
 ADD_AI, REMOVE_AI = "!addai", "!delai"
+SURE, STAY = "!sure", "!stay"  # "!sure:!leave" confirms leaving a running game; STAY backs out
 
 # An action starting with "?" (a button's action or a select option's value) first asks the
 # player for a line of text in a modal; the move is then the action without the "?", a colon

@@ -167,10 +167,21 @@ async def test_leaving_players_hand_over_to_ai_then_the_game_ends(w: World) -> N
     message = await open_table(w.fake, room, w.alice, [w.bob])
     table = w.bot.tables.in_location(room.id)
     assert table is not None
-    await w.fake.click(w.bob, message, label="Leave")
+    # One click asks, only the person sees it, and Stay changes nothing.
+    asked = (await w.fake.click(w.bob, message, label="Leave")).message
+    assert asked is not None and asked.ephemeral and "Leave game" in asked.text()
+    assert not table.seats[1].is_ai
+    await w.fake.click(w.bob, asked, label="Stay")
+    assert "Nothing changed" in asked.refresh().text() and not table.seats[1].is_ai
+    asked = (await w.fake.click(w.bob, message, label="Leave")).message
+    assert asked is not None
+    await w.fake.click(w.bob, asked, label="Leave")  # the second click leaves
     assert table.seats[1].is_ai and table.record.status == "active"
+    assert "You left the table" in asked.refresh().text()
     announced = [m.text() for m in w.fake.messages(room, viewer=w.dave) if not m.ephemeral]
     assert any("bob left the table" in text for text in announced)
-    await w.fake.click(w.alice, message, label="Leave")
+    asked = (await w.fake.click(w.alice, message, label="Leave")).message
+    assert asked is not None
+    await w.fake.click(w.alice, asked, label="Leave")
     assert table.record.status == "cancelled"
     assert "no players left" in message.refresh().text()
