@@ -74,7 +74,9 @@ async def open_game(load: Load, index: int) -> None:
     room = load.fake.add_channel(guild, f"bench-{index}")
     lobby = (await load.fake.slash(load.alice, "qdice start", channel=room, wait=False)).message
     assert lobby is not None, "no lobby"
-    while lobby.refresh().loading:  # acknowledged first in a burst; the lobby comes a moment later
+    for _ in range(500):  # acknowledged first in a burst, the lobby comes a moment later
+        if not lobby.refresh().loading:
+            break
         await asyncio.sleep(0.02)
     await load.fake.click(load.bob, lobby, label="Join", wait=False)
     await load.fake.click(load.alice, lobby, label="Start", wait=False)

@@ -63,7 +63,9 @@ async def open_dice(room: Room) -> None:
     channel = room.channel()
     lobby = (await room.fake.slash(room.alice, "qdice start", channel=channel, wait=False)).message
     assert lobby is not None, "no lobby"
-    while lobby.refresh().loading:  # acknowledged first in a burst; the lobby comes a moment later
+    for _ in range(500):  # acknowledged first in a burst, the lobby comes a moment later
+        if not lobby.refresh().loading:
+            break
         await asyncio.sleep(0.02)
     await room.fake.click(room.bob, lobby, label="Join", wait=False)
     await room.fake.click(room.alice, lobby, label="Start", wait=False)

@@ -65,3 +65,12 @@ def test_typed_text_is_trimmed() -> None:
     assert check_typed("Juniper berries: ripe!", "flavour name", limit=32) == (
         "Juniper berries: ripe!"
     )
+
+
+def test_counts_agree_with_their_words() -> None:
+    from bot.engines.base import plural
+    from bot.tables.panels import _score
+
+    assert plural(1, "die", "dice") == "1 die" and plural(2, "die", "dice") == "2 dice"
+    assert plural(1, "deck") == "1 deck" and plural(10_050, "point") == "10,050 points"
+    assert _score(10050.0) == "10,050" and _score(2.5) == "2.5"

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import Bounded, OneOf
-from bot.engines.base import GameError
+from bot.engines.base import GameError, plural
 from bot.render.leaderboard import render_leaderboard_png
 from bot.text import safe_name
 from bot.ui import reply_error
@@ -62,7 +62,7 @@ async def leaderboard_parts(
     embed = discord.Embed(
         title=title,
         description=(
-            f"{total} player(s) ranked by skill rating. Rating starts near 1000 and grows with "
+            f"{plural(total, 'player')} ranked by skill rating. Rating starts near 1000 and grows with "
             "wins against strong players."
             if total
             else "No finished games yet: start one!"

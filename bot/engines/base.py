@@ -31,6 +31,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 
+def plural(count: int | str, word: str, many: str | None = None) -> str:
+    """``count`` and ``word`` agreeing: "1 die", "2 dice", "1,000 points" ("1-3 cards")."""
+    shown = f"{count:,}" if isinstance(count, int) else str(count)
+    return f"{shown} {word if count in (1, '1') else (many or word + 's')}"
+
+
 class GameError(Exception):
     """Base of every error a player may read. ``str(error)`` is the sentence to show."""
 

@@ -34,7 +34,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
+from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng, plural
 from bot.engines.fingers_logic import Bounds, initial_bounds, restrict
 
 MAX_ASKS = 200
@@ -139,10 +139,6 @@ def name_problem(name: str, taken: list[str | None]) -> str | None:
     if any(t is not None and t.casefold() == name.casefold() for t in taken):
         return f"There is already a flavour called {name!r}: ask for it by name instead."
     return None
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
@@ -412,7 +408,7 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         state.remaining[flavour] = 0
         state.books[seat].append(flavour)
         label = _safe(state.names[flavour] or "")
-        left = _plural(state.counts[seat], "finger")
+        left = plural(state.counts[seat], "finger")
         events = [
             Event(
                 kind="book",

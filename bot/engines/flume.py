@@ -32,7 +32,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
+from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng, plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card, sort_codes
 from bot.engines.cards import label as card_label
 from bot.engines.flume_rules import (
@@ -467,7 +467,7 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
                 raise IllegalAction(f"{card(code).label} is a trump: only non-trumps may go.")
         if count > len(state.stock):
             raise IllegalAction(
-                f"The stock holds only {len(state.stock)} card(s), so you may discard at most "
+                f"The stock holds only {plural(len(state.stock), 'card')}, so you may discard at most "
                 f"{len(state.stock)}."
             )
 

@@ -42,6 +42,7 @@ from bot.engines.base import (
     InvalidAction,
     Outcome,
     Rng,
+    plural,
 )
 from bot.engines.cards import card, label, sort_codes, standard_deck
 from bot.engines.flux_rules import (
@@ -306,7 +307,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         needed = BURN + (HAND_SIZE + 1) * n_players + 1
         if config.deck_count * 52 < needed:
             raise ConfigError(
-                f"{config.deck_count} deck(s) are too few for {n_players} players: add a deck "
+                f"{plural(config.deck_count, 'deck')} {'is' if config.deck_count == 1 else 'are'} too few for {n_players} players: add a deck "
                 "or play with fewer people."
             )
         n = n_players
@@ -584,7 +585,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             scores=scores,
             ranks=ranks,
             winners=[winner],
-            summary=f"{{p{winner}}} wins with {state.scores[winner]} points.",
+            summary=f"{{p{winner}}} wins with {plural(state.scores[winner], 'point')}.",
         )
 
     # --- moves --------------------------------------------------------------------------
@@ -798,7 +799,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         if state.max_tricks is not None and state.tricks_won >= state.max_tricks:
             done = Event(
                 kind="max_tricks",
-                text=f"All {state.max_tricks} trick(s) of this hand are played: it is settled.",
+                text=f"All {plural(state.max_tricks, 'trick')} of this hand are played: it is settled.",
             )
             return [done, *self._settle(state, None, kind="settled")]
         return []
@@ -946,7 +947,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         low, high = state.discard_range
         if not low <= len(indices) <= high:
             want = f"exactly {low}" if low == high else f"{low} to {high}"
-            raise IllegalAction(f"You must discard {want} card(s), not {len(indices)}.")
+            raise IllegalAction(f"You must discard {plural(want, 'card')}, not {len(indices)}.")
         thrown = [hand[i] for i in indices]
         keep = [c for i, c in enumerate(hand) if i not in indices]
         state.out.extend(thrown)
@@ -1305,7 +1306,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         elif state.config.rules.has("22"):
             text = f"{reason} {{p{winner}}} wins!"
         else:
-            text = f"{reason} {{p{winner}}} wins with {state.scores[winner]} points!"
+            text = f"{reason} {{p{winner}}} wins with {plural(state.scores[winner], 'point')}!"
         return [Event(kind="game_over", seat=winner, text=text, data={"scores": state.scores})]
 
     # dealing ---------------------------------------------------------------------------

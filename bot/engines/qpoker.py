@@ -40,6 +40,7 @@ from bot.engines.base import (
     InvalidAction,
     Outcome,
     Rng,
+    plural,
 )
 
 Card = Literal["X", "Y", "Z", "H", "CX", "SWAP"]
@@ -204,9 +205,9 @@ def call_refusal(calling: bool, called_by: int | None, cards_left: int, others: 
         return "Measurement has already been called this round."
     if cards_left < others:
         return (
-            f"You can't call now: only {_plural(cards_left, 'community card')} "
+            f"You can't call now: only {plural(cards_left, 'community card')} "
             f"{'is' if cards_left == 1 else 'are'} left for the "
-            f"{_plural(others, 'other player')}, and a call promises each of them one last "
+            f"{plural(others, 'other player')}, and a call promises each of them one last "
             "turn. Take a card instead."
         )
     return None
@@ -219,10 +220,6 @@ def qubit_name(index: int) -> str:
 
 def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 # The engine --------------------------------------------------------------------------------
@@ -658,13 +655,13 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         names = _and_list([f"{{p{w}}}" for w in result.winners])
         best = result.points[result.winners[0]]
         if len(result.winners) == 1:
-            text = f"{names} wins the round with {best} points and takes {_plural(result.share, 'chip')}."
+            text = f"{names} wins the round with {plural(best, 'point')} and takes {plural(result.share, 'chip')}."
         else:
-            text = f"{names} tie with {best} points and take {_plural(result.share, 'chip')} each."
+            text = f"{names} tie with {plural(best, 'point')} and take {plural(result.share, 'chip')} each."
         if result.carry:
             verb = "stays" if result.carry == 1 else "stay"
             later = "until the match ends" if last else "for the next round"
-            text += f" {_plural(result.carry, 'chip')} {verb} in the pot {later}."
+            text += f" {plural(result.carry, 'chip')} {verb} in the pot {later}."
         return Event(
             kind="payout",
             seat=result.winners[0] if len(result.winners) == 1 else None,
@@ -692,7 +689,7 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         for seat, gain in gains.items():
             state.chips[seat] += gain
         they = "it goes" if pot == 1 else "they go"
-        lead = f"The match is over with {_plural(pot, 'chip')} still in the pot: {they} to"
+        lead = f"The match is over with {plural(pot, 'chip')} still in the pot: {they} to"
         if len(winners) == 1:
             text = f"{lead} {{p{winners[0]}}}, who has the most chips."
         elif len(gains) == 1:
@@ -702,7 +699,7 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
                 "the most chips."
             )
         else:
-            parts = [f"{{p{s}}} {_plural(g, 'chip')}" for s, g in gains.items()]
+            parts = [f"{{p{s}}} {plural(g, 'chip')}" for s, g in gains.items()]
             text = f"{lead} the players level on the most chips: {_and_list(parts)}."
         return [Event(kind="pot", text=text, data={"pot": pot, "gains": gains})]
 

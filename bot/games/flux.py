@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from bot.engines import flux_ai
+from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
 from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation
 from bot.engines.flux_rules import (
@@ -161,7 +162,7 @@ class FluxUI:
             picked = len(obs.selected)
             want = str(high) if low == high else f"0 to {high}"
             text = (
-                f"You have command. Pick {want} card(s) to discard, or call now "
+                f"You have command. Pick {plural(want, 'card')} to discard, or call now "
                 f"(your value {value} is {gap} from the target)."
             )
             confirm = f"Discard {picked}" if picked else "Keep hand"
@@ -225,7 +226,7 @@ class FluxUI:
         return text, controls
 
     def options_text(self, config: FluxConfig) -> str:
-        text = f"{variants_text(config.keys)}. {config.deck_count} decks."
+        text = f"{variants_text(config.keys)}. {plural(config.deck_count, 'deck')}."
         ends = []
         if config.deal_rounds is not None:
             n = config.deal_rounds

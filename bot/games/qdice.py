@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engines import qdice_ai
+from bot.engines.base import plural
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
 from bot.render.qdice import render_qdice_png
 from bot.tables.protocols import GameAI, GameSpec
@@ -47,7 +48,7 @@ class QDiceUI:
         ]
         keep = obs.selection_score
         left = len(obs.dice) - len(obs.selected)
-        roll_label = f"Roll {left or 6} dice" if obs.selected else "Roll"
+        roll_label = f"Roll {plural(left or 6, 'die', 'dice')}" if obs.selected else "Roll"
         bank_total = obs.turn_total + (keep or 0)
         controls.append(Control("roll", roll_label, "success", row=2, disabled="roll" not in legal))
         controls.append(

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import FlumeObservation
 from bot.engines.flume_rules import POINT_LABELS, left_bower, right_bower
@@ -117,7 +118,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[st
     if obs.phase == "over":
         who = " & ".join(seat_name(names, w) for w in obs.winners)
         score = obs.scores[obs.winners[0]] if obs.winners else 0
-        strip_winner(draw, f"{who} win with {score} points!")
+        strip_winner(draw, f"{who} win with {plural(score, 'point')}!")
         return
     if obs.current is None:
         strip_note(draw)

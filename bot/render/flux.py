@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card
 from bot.engines.flux import FluxObservation
 from bot.engines.flux_rules import poker_points
@@ -78,7 +79,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[st
     )
     draw_text(draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=560)
     variants = ", ".join(obs.variants) if obs.variants else "none"
-    extra = f"Variants: {variants}  ·  {obs.decks} decks"
+    extra = f"Variants: {variants}  ·  {plural(obs.decks, 'deck')}"
     draw_text(
         draw, (110, HEADER_H // 2 + 13), extra, 15, PALETTE.text_dim, anchor="lm", max_width=820
     )
@@ -259,7 +260,9 @@ def _draw_banner(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[st
     if obs.winner is None:
         text = "The game is drawn"
     else:
-        text = f"{seat_name(names, obs.winner)} wins with {obs.scores[obs.winner]} points!"
+        text = (
+            f"{seat_name(names, obs.winner)} wins with {plural(obs.scores[obs.winner], 'point')}!"
+        )
     draw_text(
         draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, 24, PALETTE.win_ink,
         anchor="mm", max_width=box[2] - box[0] - 20, bold=True,

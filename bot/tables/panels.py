@@ -64,6 +64,11 @@ def private_panel(view: PrivateView) -> Panel:
     return panel
 
 
+def _score(value: float) -> str:
+    """A final score as people write it: 10,050 and 2.5."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,g}"
+
+
 def _public_panel(table: Table, turn_timeout: float) -> Panel:
     spec, record = table.spec, table.record
     title = f"{spec.emoji} {spec.title} · game #{table.id}"
@@ -84,7 +89,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         outcome = engine.outcome(table.state)
         order = sorted(range(len(table.seats)), key=lambda s: outcome.ranks[s])
         standings = "\n".join(
-            f"{outcome.ranks[s] + 1}. {table.names[s]}: {outcome.scores[s]:g}" for s in order
+            f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s])}" for s in order
         )
         winners = ", ".join(table.names[w] for w in outcome.winners) or "nobody (a draw)"
         return Panel(

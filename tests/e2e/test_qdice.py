@@ -128,7 +128,7 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
     board = await w.fake.slash(w.carol, "leaderboard", channel=room, options={"game": "qdice"})
     assert not board.message.ephemeral and board.message.image().size[0] > 0
-    assert f"{total} player(s) ranked" in board.message.text()
+    assert f"{total} player{'' if total == 1 else 's'} ranked" in board.message.text()
     stats = await w.fake.slash(w.bob, "stats", channel=room)
     assert "Quantum dice" in stats.message.text() and "played" in stats.message.text()
 
