@@ -86,9 +86,18 @@ class General(commands.Cog):
                 inline=False,
             )
         embed.add_field(
+            name="AI players and results",
+            value="AI players come at three levels: easy, normal and hard (**Add AI** adds a "
+            "normal one). When you run out of time an AI plays your seat until you act again. "
+            "A seat an AI played for most of its moves counts as abandoned: it is ranked last "
+            "and earns no win and no rating. `/settings` turns off the message that tells you "
+            "your turn has come.",
+            inline=False,
+        )
+        embed.add_field(
             name="More",
             value="`/rules` how a game is played · `/leaderboard` server standings · "
-            "`/stats` a player's record · `/about` the bot",
+            "`/stats` a player's record · `/settings` your settings · `/about` the bot",
             inline=False,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -762,6 +762,17 @@ class Database:
             )
         return [UserStats.model_validate(dict(r)) for r in rows]
 
+    async def moves_by_seat(self, game_id: int) -> dict[int, tuple[int, int]]:
+        """Per seat of a game: moves its person made, and moves an AI made for it."""
+        async with self._read() as conn:
+            rows = await conn.fetchall(
+                "SELECT seat, SUM(CASE WHEN user_id IS NULL THEN 0 ELSE 1 END) AS own,"
+                " SUM(CASE WHEN user_id IS NULL THEN 1 ELSE 0 END) AS covered"
+                " FROM actions WHERE game_id = ? GROUP BY seat",
+                (game_id,),
+            )
+        return {int(r["seat"]): (int(r["own"]), int(r["covered"])) for r in rows}
+
     async def turn_pings(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, bool]:
         """Whether each person wants a message when their turn starts (yes unless they said
         no on this server)."""

@@ -345,15 +345,24 @@ class TableManager:
     async def _finish(self, table: Table) -> None:
         assert table.state is not None
         outcome = table.spec.engine.outcome(table.state)
+        moves = await self.db.moves_by_seat(table.id)
+        # A person's seat that an AI played for most of its moves is abandoned: ranked last,
+        # no win, so no rating gain (said on /help).
+        abandoned = {
+            s.seat
+            for s in table.seats
+            if not s.is_ai and (m := moves.get(s.seat, (0, 0)))[1] > m[0]
+        }
+        last = max(outcome.ranks, default=0) + 2
         results = [
             SeatResult(
                 seat=s.seat,
                 user_id=s.user_id,
                 name=s.name,
                 is_ai=s.is_ai,
-                rank=outcome.ranks[s.seat] + 1,
+                rank=last if s.seat in abandoned else outcome.ranks[s.seat] + 1,
                 score=outcome.scores[s.seat],
-                won=s.seat in outcome.winners,
+                won=s.seat in outcome.winners and s.seat not in abandoned,
             )
             for s in table.seats
         ]

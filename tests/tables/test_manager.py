@@ -226,6 +226,29 @@ async def test_deadline_reminds_then_ai_covers_until_return(db: Database) -> Non
     await manager.close()
 
 
+async def test_a_seat_the_ai_played_for_is_ranked_last_and_wins_nothing(db: Database) -> None:
+    manager = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0, turn_timeout=0.2)
+    table = await _game(manager, ALICE, BOB)
+    await manager.start(table.id, ALICE)
+    # Alice never plays: after her first deadline an AI adds 2 for her at every turn, while
+    # Bob adds 1 at his, so her seat reaches the goal first.
+    for _ in range(400):
+        if table.record.status == "finished":
+            break
+        if table.state is not None and table.state.current == 1:  # type: ignore[attr-defined]
+            await manager.act(table.id, BOB.id, "add1", None)
+        await asyncio.sleep(0.01)
+    assert table.record.status == "finished"
+    assert table.state.totals[0] > table.state.totals[1]  # type: ignore[attr-defined]
+    results = {r.user_id: r for r in (await db.recent_results(GUILD, limit=1))[0].results}
+    assert not results[ALICE.id].won and results[ALICE.id].rank == 3  # abandoned: last
+    assert results[BOB.id].rank == 2 and not results[BOB.id].won
+    rows, _ = await db.leaderboard(GUILD, "toy")
+    board = {r.user_id: r for r in rows}
+    assert board[ALICE.id].wins == 0 and board[BOB.id].rating > board[ALICE.id].rating
+    await manager.close()
+
+
 async def test_cancel_and_kick_permissions(manager: TableManager) -> None:
     table = await _game(manager, ALICE, BOB, CAROL)
     await manager.start(table.id, ALICE)
