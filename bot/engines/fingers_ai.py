@@ -284,3 +284,30 @@ def _turn_value(state: FingersState, me: int) -> float:
     if threatened(state, me):
         return -danger(state, me)
     return _heir_value(state, me) - 0.05 * state.counts[me] + _fog(state, me)
+
+
+EASY_SLIP = 0.35
+"""How often the easy level makes a random consistent move instead of the normal one."""
+
+
+def easy_action(obs: FingersObservation, rng: random.Random) -> str:
+    """A beginner: the normal move most of the time, otherwise any consistent move (an ask
+    that hands the turn away, a careless answer or book choice)."""
+    if rng.random() < EASY_SLIP:
+        return random_action(obs, rng)
+    return choose_action(obs, rng)
+
+
+def decide(
+    obs: FingersObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (every ask
+    weighed with the answer predicted, stopping at ``deadline``, a ``time.monotonic()``
+    instant)."""
+    if level == "easy":
+        return easy_action(obs, rng)
+    if level == "hard":
+        from bot.engines.fingers_search import hard_action
+
+        return hard_action(obs, rng, deadline)
+    return choose_action(obs, rng)

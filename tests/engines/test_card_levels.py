@@ -12,11 +12,13 @@ import time
 
 import pytest
 
-from bot.engines import flux_ai, flux_search, qpoker_ai, qpoker_search
+from bot.engines import fingers_ai, fingers_search, flux_ai, flux_search, qpoker_ai, qpoker_search
 from bot.engines.base import Rng
+from bot.engines.fingers import FingersConfig, FingersEngine, FingersState
 from bot.engines.flux import FluxConfig, FluxEngine, FluxState
 from bot.engines.qpoker import QPokerConfig, QPokerEngine, QPokerState
 
+FINGERS = FingersEngine()
 FLUX = FluxEngine()
 QPOKER = QPokerEngine()
 LEVELS = ("easy", "normal", "hard")
@@ -29,6 +31,7 @@ def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(qpoker_search, "SAMPLES", 2)
     monkeypatch.setattr(flux_search.hard_action, "__defaults__", (None, 2))
     monkeypatch.setattr(qpoker_search.hard_action, "__defaults__", (None, 2))
+    monkeypatch.setattr(fingers_search, "MAX_DEPTH", 1)
 
 
 # --- legal moves over whole games ----------------------------------------------------------
@@ -69,6 +72,19 @@ def test_qpoker_every_level_plays_legal_moves(n: int) -> None:
         move = qpoker_ai.decide(QPOKER.observe(state, seat), levels[seat], rng)
         assert move in QPOKER.legal_actions(state, seat), (levels[seat], move)
         QPOKER.apply(state, seat, move)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_fingers_every_level_plays_legal_moves(n: int) -> None:
+    for seed in range(2 if n < 5 else 1):
+        state = FINGERS.new_game(FingersConfig(), n, seed)
+        rng = random.Random(seed)
+        levels = [LEVELS[(s + seed) % 3] for s in range(n)]
+        while not FINGERS.is_over(state):
+            (seat,) = FINGERS.to_act(state)
+            move = fingers_ai.decide(FINGERS.observe(state, seat), levels[seat], rng)
+            assert move in FINGERS.legal_actions(state, seat), (levels[seat], move)
+            FINGERS.apply(state, seat, move)
 
 
 # --- the hard level reads only the observation --------------------------------------------
@@ -137,6 +153,46 @@ def test_qpoker_hard_ignores_hidden_qubits(seed: int) -> None:
     assert first == second
 
 
+def test_fingers_hard_reads_only_the_observation() -> None:
+    """Everything at the table is public; what the observation leaves out (the engine's own
+    random source and its record of past positions) changes nothing."""
+    state = FINGERS.new_game(FingersConfig(), 4, 2)
+    rng = random.Random(2)
+    for _ in range(3):
+        (seat,) = FINGERS.to_act(state)
+        FINGERS.apply(state, seat, fingers_ai.choose_action(FINGERS.observe(state, seat), rng))
+    (seat,) = FINGERS.to_act(state)
+    other: FingersState = state.model_copy(deep=True)
+    other.rng = Rng(seed=99, calls=7)
+    other.seen = []
+    obs = FINGERS.observe(state, seat)
+    assert FINGERS.observe(other, seat) == obs
+    first = fingers_ai.decide(obs, "hard", random.Random(5))
+    assert fingers_ai.decide(FINGERS.observe(other, seat), "hard", random.Random(5)) == first
+
+
+def test_fingers_deal_count_matches_brute_force() -> None:
+    """The exact count of consistent deals behind the hard level's answer weights."""
+    from itertools import product
+
+    state = FINGERS.new_game(FingersConfig(per_flavour=3), 3, 0)
+    rng = random.Random(0)
+    for _ in range(4):
+        if FINGERS.is_over(state):
+            break
+        (seat,) = FINGERS.to_act(state)
+        FINGERS.apply(state, seat, fingers_ai.random_action(FINGERS.observe(state, seat), rng))
+    n = state.n_players
+    cells = [range(state.lo[p][f], state.hi[p][f] + 1) for p in range(n) for f in range(n)]
+    brute = 0
+    for values in product(*cells):
+        rows = [sum(values[p * n : p * n + n]) for p in range(n)]
+        cols = [sum(values[p * n + f] for p in range(n)) for f in range(n)]
+        brute += rows == state.counts and cols == state.remaining
+    assert brute > 0
+    assert fingers_search.count_deals(state.lo, state.hi, state.counts, state.remaining) == brute
+
+
 # --- a deadline already passed --------------------------------------------------------------
 
 
@@ -149,7 +205,10 @@ def test_passed_deadline_still_gives_a_legal_move_quickly() -> None:
     (qseat,) = QPOKER.to_act(q)
     qmove = qpoker_ai.decide(QPOKER.observe(q, qseat), "hard", random.Random(0), start - 1)
     assert qmove in QPOKER.legal_actions(q, qseat)
-    assert time.monotonic() - start < 0.5
+    f = FINGERS.new_game(FingersConfig(), 5, 3)
+    fmove = fingers_ai.decide(FINGERS.observe(f, 0), "hard", random.Random(0), start - 1)
+    assert fmove in FINGERS.legal_actions(f, 0)
+    assert time.monotonic() - start < 1.0
 
 
 # --- the light simulators agree with the engines -------------------------------------------
