@@ -16,6 +16,9 @@ tries moves on copies with the engine itself (no hidden state is ever read).
   else's hand unless it wins first.
 * **Otherwise** it keeps the turn with asks that must succeed, and leaves the others as much
   uncertainty as it can when the turn passes.
+* **Levels** (:func:`decide`): "normal" is all of the above; "easy" makes a random
+  consistent move some of the time; "hard" weighs every ask deeper, predicting the answers
+  (:mod:`bot.engines.fingers_search`).
 """
 
 from __future__ import annotations

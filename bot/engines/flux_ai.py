@@ -14,6 +14,9 @@
   takes the one that scores it most, or costs it least: a zilched hand pays double, so a
   value a little further off can be cheaper. Under 22 it first avoids being the furthest.
 * Claims, a call after a flux and the best five for poker are always taken.
+* Levels (:func:`decide`): "normal" is all of the above; "easy" makes a random legal move
+  some of the time; "hard" searches tricks and commands by determinization and rollouts
+  (:mod:`bot.engines.flux_search`).
 """
 
 from __future__ import annotations

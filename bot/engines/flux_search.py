@@ -55,6 +55,8 @@ SAMPLES = 16
 """Determinizations per decision when no deadline is given."""
 DISCARDS = 5
 """Discards searched at most (the normal policy's best ones), besides calling."""
+CONFIDENCE = 1.0
+"""Standard errors by which a move's sampled advantage must beat the normal move's."""
 UNSUPPORTED = frozenset({"16"})
 """Variants the simulator does not play: the hard level plays as normal under them."""
 
@@ -512,7 +514,7 @@ def hard_action(
         return normal
     if normal not in moves:
         moves.append(normal)
-    totals = dict.fromkeys(moves, 0.0)
+    runs: dict[str, list[float]] = {m: [] for m in moves}
     done = 0
     while done < samples if deadline is None else time.monotonic() < deadline:
         seed = rng.random()
@@ -527,11 +529,30 @@ def hard_action(
         if len(values) < len(moves):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
-            totals[move] += value
+            runs[move].append(value)
         done += 1
-    if done == 0:
+    return _clearly_better(runs, normal, done)
+
+
+def _clearly_better(runs: dict[str, list[float]], normal: str, done: int) -> str:
+    """The move whose paired advantage over the normal move is largest, if that advantage
+    stands out of the sampling noise (``CONFIDENCE`` standard errors); else the normal move.
+
+    Flux is noisy and a few samples make the best-looking move often a lucky one: keeping to
+    the normal move unless the samples clearly favour another keeps the search from playing
+    worse than the policy it builds on.
+    """
+    if done < 3:
         return normal
-    best = max(totals.values())
-    if totals[normal] >= best - 1e-9:
-        return normal
-    return next(m for m in moves if totals[m] >= best - 1e-9)
+    base = runs[normal]
+    best, best_edge = normal, 0.0
+    for move, values in runs.items():
+        if move == normal:
+            continue
+        diffs = [v - b for v, b in zip(values, base, strict=True)]
+        mean = sum(diffs) / done
+        spread = (sum((d - mean) ** 2 for d in diffs) / (done - 1)) ** 0.5
+        edge = mean - CONFIDENCE * spread / done**0.5
+        if edge > best_edge:
+            best, best_edge = move, edge
+    return best

@@ -12,6 +12,10 @@ gives the chance that nobody beats it, how many tie it, and the expected points 
 players below it, hence the expected payout. Every legal move is played on a copy of the
 belief and scored that way; calling measurement is scored as the position now, less a small
 margin. Ties between moves are broken by the table's seeded random source.
+
+Levels (:func:`decide`): "normal" is the above; "easy" treats every other player's qubit as a
+coin, never calls and makes a random move some of the time; "hard" samples the hidden qubits
+and rolls the round out (:mod:`bot.engines.qpoker_search`).
 """
 
 from __future__ import annotations
