@@ -44,6 +44,7 @@ from bot.engines.flux_rules import (
     settle,
     trick_winner,
 )
+from bot.engines.pimc import clearly_better
 from bot.engines.poker import best_five
 
 if TYPE_CHECKING:
@@ -531,28 +532,4 @@ def hard_action(
         for move, value in values.items():
             runs[move].append(value)
         done += 1
-    return _clearly_better(runs, normal, done)
-
-
-def _clearly_better(runs: dict[str, list[float]], normal: str, done: int) -> str:
-    """The move whose paired advantage over the normal move is largest, if that advantage
-    stands out of the sampling noise (``CONFIDENCE`` standard errors); else the normal move.
-
-    Flux is noisy and a few samples make the best-looking move often a lucky one: keeping to
-    the normal move unless the samples clearly favour another keeps the search from playing
-    worse than the policy it builds on.
-    """
-    if done < 3:
-        return normal
-    base = runs[normal]
-    best, best_edge = normal, 0.0
-    for move, values in runs.items():
-        if move == normal:
-            continue
-        diffs = [v - b for v, b in zip(values, base, strict=True)]
-        mean = sum(diffs) / done
-        spread = (sum((d - mean) ** 2 for d in diffs) / (done - 1)) ** 0.5
-        edge = mean - CONFIDENCE * spread / done**0.5
-        if edge > best_edge:
-            best, best_edge = move, edge
-    return best
+    return clearly_better(runs, normal, CONFIDENCE)

@@ -19,6 +19,7 @@ import time
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from bot.engines.pimc import clearly_better
 from bot.engines.qpoker import OWN_CARDS, QUBIT_DECK, QUBITS, call_refusal, complete_moves
 from bot.engines.qpoker_ai import (
     CALL_MARGIN,
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 
 SAMPLES = 24
 """Determinizations per decision when no deadline is given."""
+CONFIDENCE = 0.5
+"""Standard errors by which a move's sampled advantage must beat the normal move's."""
 CANDIDATES = 10
 """Moves searched at most: the normal policy's best ones (and ``call`` when open)."""
 
@@ -326,7 +329,8 @@ def hard_action(
     deadline: float | None = None,
     samples: int = SAMPLES,
 ) -> str:
-    """Perfect-information Monte Carlo over the normal policy's best candidate moves."""
+    """Perfect-information Monte Carlo over the normal policy's best candidate moves; the
+    normal move unless the samples clearly favour another (:func:`~bot.engines.pimc.clearly_better`)."""
     me = obs.seat
     assert me is not None
     root = sample(obs, random.Random(0))  # the seat's own view is the same in every sample
@@ -337,7 +341,9 @@ def hard_action(
     candidates = [m for _, m in ranking[:CANDIDATES]]
     if "call" in (m for _, m in ranking) and "call" not in candidates:
         candidates.append("call")
-    totals = dict.fromkeys(candidates, 0.0)
+    if fallback not in candidates:
+        candidates.append(fallback)
+    runs: dict[str, list[float]] = {m: [] for m in candidates}
     done = 0
     while done < samples if deadline is None else time.monotonic() < deadline:
         world = sample(obs, rng)
@@ -353,11 +359,6 @@ def hard_action(
         if len(values) < len(candidates):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
-            totals[move] += value
+            runs[move].append(value)
         done += 1
-    if done == 0:
-        return fallback
-    best = max(totals.values())
-    order = {m: k for k, m in enumerate(candidates)}
-    tied = [m for m in candidates if totals[m] >= best - EPSILON * done]
-    return min(tied, key=order.__getitem__) if len(tied) > 1 else tied[0]
+    return clearly_better(runs, fallback, CONFIDENCE)

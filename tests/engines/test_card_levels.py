@@ -28,9 +28,9 @@ LEVELS = ("easy", "normal", "hard")
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches without a deadline take a handful of samples (the default effort is more)."""
     monkeypatch.setattr(flux_search, "SAMPLES", 3)
-    monkeypatch.setattr(qpoker_search, "SAMPLES", 2)
+    monkeypatch.setattr(qpoker_search, "SAMPLES", 3)
     monkeypatch.setattr(flux_search.hard_action, "__defaults__", (None, 3))
-    monkeypatch.setattr(qpoker_search.hard_action, "__defaults__", (None, 2))
+    monkeypatch.setattr(qpoker_search.hard_action, "__defaults__", (None, 3))
     monkeypatch.setattr(fingers_search, "MAX_DEPTH", 1)
 
 
