@@ -14,6 +14,30 @@ those games. Hard decisions get ``--budget`` seconds each (a ``time.monotonic()`
 so the hard figures depend on the machine's speed; the games themselves are seeded. Figures
 only: nothing here asserts.
 
+Figures on the shared 2-core development machine (one job, another benchmark beside it),
+win share with its 95% interval, fair share in brackets:
+
+=========== ======= ======================= =================== ==========================
+game        seats   hard vs normal          easy vs normal      easy vs random-legal
+=========== ======= ======================= =================== ==========================
+Flux        3 (33%) 41.3% (33.8-49.3) 1.24x 20.0% (15.9-24.9)   78.0% (73.0-82.3)
+            4 (25%) 32.7% (25.7-40.5) 1.31x 14.0% (10.5-18.4)   63.0% (57.4-68.3)
+            5 (20%) 24.0% (17.9-31.4) 1.20x 12.0% (8.8-16.2)    46.7% (41.1-52.3)
+QPoker      3 (33%) 51.8% (42.8-60.4) 1.55x 19.2% (15.3-24.2)   72.1% (66.7-76.8)
+            4 (25%) 24.6% (18.1-33.4) 0.98x 15.2% (11.7-19.8)   59.1% (53.4-64.4)
+            5 (20%) 24.2% (17.4-32.6) 1.21x  9.3% (6.5-13.2)    55.0% (49.3-60.5)
+Fingers     3 (33%) 67.0% (57.3-75.4) 2.01x 18.7% (13.2-25.7)   54.0% (46.0-61.8)
+            4 (25%) 38.0% (29.1-47.8) 1.52x  8.0% (4.6-13.5)    48.0% (40.2-55.9)
+            5 (20%) 25.0% (17.5-34.3) 1.25x  5.3% (2.7-10.2)    53.3% (45.4-61.1)
+=========== ======= ======================= =================== ==========================
+
+Flux: 150 hard games and 300 easy games per count, 0.1 s per hard decision (452 s in all).
+QuantumPoker: 120 and 300, 0.15 s (433 s). Quantum Fingers: 100 and 150, 0.4 s (414 s).
+Decision times at 5 seats, mean / p95 / max in ms: Flux easy 0.1/0.4/6, normal 0.2/0.6/9,
+hard 53/105/130; QuantumPoker easy 2/4/1387, normal 2/4/63, hard 156/158/1649 (the maxima
+are stalls of the shared machine); Quantum Fingers easy 33/123/298, normal 40/126/402,
+hard 200/491/678 (its search checks the deadline between asks, so it can overrun by one).
+
 Run: ``.venv/bin/python bench/bench_levels_cards.py [--game flux] [--seats 3,4,5]
 [--games 200] [--easy-games 400] [--budget 0.1] [--jobs 1]``
 """
