@@ -16,6 +16,9 @@ tries moves on copies with the engine itself (no hidden state is ever read).
   else's hand unless it wins first.
 * **Otherwise** it keeps the turn with asks that must succeed, and leaves the others as much
   uncertainty as it can when the turn passes.
+* **Levels** (:func:`decide`): "normal" is all of the above; "easy" makes a random
+  consistent move some of the time; "hard" weighs every ask deeper, predicting the answers
+  (:mod:`bot.engines.fingers_search`).
 """
 
 from __future__ import annotations
@@ -284,3 +287,30 @@ def _turn_value(state: FingersState, me: int) -> float:
     if threatened(state, me):
         return -danger(state, me)
     return _heir_value(state, me) - 0.05 * state.counts[me] + _fog(state, me)
+
+
+EASY_SLIP = 0.35
+"""How often the easy level makes a random consistent move instead of the normal one."""
+
+
+def easy_action(obs: FingersObservation, rng: random.Random) -> str:
+    """A beginner: the normal move most of the time, otherwise any consistent move (an ask
+    that hands the turn away, a careless answer or book choice)."""
+    if rng.random() < EASY_SLIP:
+        return random_action(obs, rng)
+    return choose_action(obs, rng)
+
+
+def decide(
+    obs: FingersObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (every ask
+    weighed with the answer predicted, stopping at ``deadline``, a ``time.monotonic()``
+    instant)."""
+    if level == "easy":
+        return easy_action(obs, rng)
+    if level == "hard":
+        from bot.engines.fingers_search import hard_action
+
+        return hard_action(obs, rng, deadline)
+    return choose_action(obs, rng)

@@ -14,6 +14,9 @@
   takes the one that scores it most, or costs it least: a zilched hand pays double, so a
   value a little further off can be cheaper. Under 22 it first avoids being the furthest.
 * Claims, a call after a flux and the best five for poker are always taken.
+* Levels (:func:`decide`): "normal" is all of the above; "easy" makes a random legal move
+  some of the time; "hard" searches tricks and commands by determinization and rollouts
+  (:mod:`bot.engines.flux_search`).
 """
 
 from __future__ import annotations
@@ -235,3 +238,60 @@ def dice_action(obs: FluxObservation) -> str:
     assert best is not None
     offset = best[1]
     return f"dice:{offset:+d}" if offset else "dice:0"
+
+
+def legal_moves(obs: FluxObservation) -> list[str]:
+    """Every complete one-step move open to the observed seat (the engine's move options)."""
+    if obs.seat is None or obs.seat not in obs.to_act:
+        return []
+    hand = obs.hand
+    if obs.phase == "claim":
+        return (["claim"] if obs.can_claim else []) + ["pass"]
+    if obs.phase == "trick":
+        return [f"p:{c}" for c in dict.fromkeys(hand)]
+    if obs.phase == "flux":
+        return ["call", "pass"]
+    if obs.phase == "dice":
+        offsets = dice_choices(obs.point_dice[obs.seat], obs.rules)
+        return [f"dice:{o:+d}" if o else "dice:0" for o in offsets]
+    if obs.phase == "command":
+        low, high = obs.discard_range
+        moves = {
+            "discard:" + ",".join(sorted(hand[i] for i in combo))
+            for k in range(low, high + 1)
+            for combo in combinations(range(len(hand)), k)
+        }
+        return ["call", *sorted(moves)]
+    if obs.phase == "poker":
+        fives = {",".join(sorted(hand[i] for i in c)) for c in combinations(range(len(hand)), 5)}
+        return [f"show:{f}" for f in sorted(fives)]
+    return []
+
+
+EASY_SLIP = 0.3
+"""How often the easy level makes a beginner's move instead of the normal one."""
+
+
+def easy_action(obs: FluxObservation, rng: random.Random) -> str:
+    """A beginner: the normal move most of the time, otherwise any legal move (a careless
+    card, a random discard, an early or missed call); it always shows its best poker five."""
+    if obs.phase in ("trick", "command", "flux", "claim") and rng.random() < EASY_SLIP:
+        return rng.choice(legal_moves(obs))
+    return choose_action(obs, rng)
+
+
+def decide(
+    obs: FluxObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (a
+    determinized search over tricks and commands that stops at ``deadline``, a
+    ``time.monotonic()`` instant; normal play elsewhere)."""
+    if level == "easy":
+        return easy_action(obs, rng)
+    normal = choose_action(obs, rng)
+    if level == "hard":
+        from bot.engines.flux_search import hard_action, searchable
+
+        if searchable(obs):
+            return hard_action(obs, rng, normal, deadline)
+    return normal

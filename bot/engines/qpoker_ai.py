@@ -12,6 +12,10 @@ gives the chance that nobody beats it, how many tie it, and the expected points 
 players below it, hence the expected payout. Every legal move is played on a copy of the
 belief and scored that way; calling measurement is scored as the position now, less a small
 margin. Ties between moves are broken by the table's seeded random source.
+
+Levels (:func:`decide`): "normal" is the above; "easy" treats every other player's qubit as a
+coin, never calls and makes a random move some of the time; "hard" samples the hidden qubits
+and rolls the round out (:mod:`bot.engines.qpoker_search`).
 """
 
 from __future__ import annotations
@@ -185,3 +189,40 @@ def choose_action(obs: QPokerObservation, rng: random.Random) -> str:
 def random_action(obs: QPokerObservation, rng: random.Random) -> str:
     """A rival for benchmarks and self-play: any legal complete move, uniformly."""
     return rng.choice(legal_moves(obs))
+
+
+EASY_SLIP = 0.35
+"""How often the easy level plays a random legal move instead of the normal one."""
+
+
+def easy_action(obs: QPokerObservation, rng: random.Random) -> str:
+    """A beginner: ignores what others show (every other qubit is a coin to it), never
+    calls, and plays a random legal move some of the time."""
+    moves = [m for m in legal_moves(obs) if m != "call"] or legal_moves(obs)
+    if rng.random() < EASY_SLIP:
+        return rng.choice(moves)
+    me = obs.seat
+    assert me is not None
+    table = beliefs(obs)
+    blind = {s: row if s == me else [replace(q, p=0.5) for q in row] for s, row in table.items()}
+    stack = obs.chips[me]
+    ranked = sorted(
+        ((score(simulate(blind, me, stack, m), me, obs.carry), m) for m in moves),
+        key=lambda pair: -pair[0],
+    )
+    best = ranked[0][0]
+    return rng.choice([m for v, m in ranked if v >= best - EPSILON])
+
+
+def decide(
+    obs: QPokerObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (a
+    determinized search that stops at ``deadline``, a ``time.monotonic()`` instant)."""
+    if level == "easy":
+        return easy_action(obs, rng)
+    if level == "hard":
+        from bot.engines.qpoker_search import hard_action
+
+        return hard_action(obs, rng, deadline)
+    return choose_action(obs, rng)
