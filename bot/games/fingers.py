@@ -8,7 +8,6 @@ named yet opens a modal for its name (select value ``?new:<player>``).
 
 from __future__ import annotations
 
-import random
 import re
 
 from bot.engines import fingers_ai
@@ -206,17 +205,10 @@ class FingersUI:
         ]
 
 
-def decide(
-    observation: FingersObservation, level: str, rng: random.Random, deadline: float | None = None
-) -> str:
-    """Quantum Fingers's AI at every level (easy and hard play as normal until it has its own)."""
-    return fingers_ai.choose_action(observation, rng)
-
-
 SPEC = GameSpec(
     engine=FingersEngine(),
     ui=FingersUI(),
     emoji="✋",
-    ai=GameAI(decide=decide),
+    ai=GameAI(decide=fingers_ai.decide),
     blurb="Go Fish with no cards: only fingers, and a history that must stay consistent.",
 )

@@ -6,8 +6,6 @@ act from their private view (**My hand**), whose buttons edit it in place.
 
 from __future__ import annotations
 
-import random
-
 from bot.engines import flux_ai
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
@@ -239,17 +237,10 @@ class FluxUI:
         return text
 
 
-def decide(
-    observation: FluxObservation, level: str, rng: random.Random, deadline: float | None = None
-) -> str:
-    """Flux's AI at every level (easy and hard play as normal until it has its own)."""
-    return flux_ai.choose_action(observation, rng)
-
-
 SPEC = GameSpec(
     engine=FluxEngine(),
     ui=FluxUI(),
     emoji="🃏",
-    ai=GameAI(decide=decide),
+    ai=GameAI(decide=flux_ai.decide),
     blurb="Three decks, a dice target: get your hand's value there, then win the poker.",
 )

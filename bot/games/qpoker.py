@@ -10,8 +10,6 @@ theirs (``SWAP:2:1.3``). Calling measurement is a button.
 
 from __future__ import annotations
 
-import random
-
 from bot.engines import qpoker_ai
 from bot.engines.qpoker import (
     CARD_NAMES,
@@ -208,17 +206,10 @@ class QPokerUI:
         return f"{config.chips} chips each, {config.rounds} rounds, {cards} a round, {calling}."
 
 
-def decide(
-    observation: QPokerObservation, level: str, rng: random.Random, deadline: float | None = None
-) -> str:
-    """QuantumPoker's AI at every level (easy and hard play as normal until it has its own)."""
-    return qpoker_ai.choose_action(observation, rng)
-
-
 SPEC = GameSpec(
     engine=QPokerEngine(),
     ui=QPokerUI(),
     emoji="🃏",
-    ai=GameAI(decide=decide),
+    ai=GameAI(decide=qpoker_ai.decide),
     blurb="Qubit cards and Pauli gates: end the round with the most 1s and take the chips.",
 )
