@@ -263,3 +263,48 @@ def _lead(obs: FlumeObservation, options: list[str]) -> str:
     if aces:
         return aces[0]
     return min(options, key=lambda c: _keep_cost(c, trump))
+
+
+# --------------------------------------------------------------------------- levels
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def decide(
+    obs: FlumeObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move of an AI seat at ``level`` ("easy", "normal" or "hard").
+
+    ``deadline`` is a ``time.monotonic()`` instant by which the hard level's search returns
+    its best move so far (None: a fixed effort). Normal is :func:`choose_action`.
+    """
+    if level == "normal":
+        return choose_action(obs, rng)
+    if level == "hard":
+        return _hard(obs, rng, deadline)
+    if level == "easy":
+        return _easy(obs, rng)
+    raise ValueError(f"unknown Flume AI level {level!r}; expected one of {LEVELS}")
+
+
+def _easy(obs: FlumeObservation, rng: random.Random) -> str:
+    return choose_action(obs, rng)
+
+
+def _hard(obs: FlumeObservation, rng: random.Random, deadline: float | None) -> str:
+    from bot.engines import flume_search as fs
+
+    if obs.phase == "bid" and len(obs.legal) > 1 and fs.BID_SAMPLES:
+        action, _, _ = fs.search_bid(obs, rng, deadline, fs.BID_SAMPLES)
+        return action or choose_action(obs, rng)
+    if obs.phase == "trump" and fs.BID_SAMPLES:
+        suit, _, _ = fs.search_trump(obs, rng, deadline, fs.BID_SAMPLES)
+        return f"trump:{suit}" if suit else choose_action(obs, rng)
+    if obs.phase == "play":
+        options = _cards_of(obs, "play:")
+        if len(options) > 1:
+            normal = _play(obs)
+            ordered = [normal] + [c for c in options if c != normal]
+            best, _, _ = fs.search_play(obs, ordered, rng, deadline, fs.DEFAULT_SAMPLES)
+            return "play:" + (best or normal)
+    return choose_action(obs, rng)
