@@ -322,67 +322,6 @@ def high_low(pos: Position, hands: Sequence[Sequence[int]]) -> tuple[int, int]:
     return high, low
 
 
-def rollout_card(
-    n: int,
-    tb: Tables,
-    hands: Sequence[Sequence[int]],
-    trick: Sequence[tuple[int, int]],
-    seat: int,
-    side: Sequence[int],
-) -> int:
-    """The card ``seat`` plays in the simulator: the normal AI's play, knowing every hand."""
-    hand = hands[seat]
-    keep = tb.keep
-    if not trick:
-        power = tb.power
-        mine = max(power[c] for c in hand)
-        if mine:
-            theirs = 0
-            for s in range(n):
-                if s != seat:
-                    for c in hands[s]:
-                        if power[c] > theirs:
-                            theirs = power[c]
-            if theirs and mine > theirs:
-                return max(hand, key=power.__getitem__)
-        off_ace = tb.off_ace
-        for c in hand:
-            if off_ace[c]:
-                return c
-        return min(hand, key=keep.__getitem__)
-    follow = tb.follow
-    led = follow[trick[0][1]]
-    options = [c for c in hand if follow[c] == led] or list(hand)
-    if len(options) == 1:
-        return options[0]
-    st = tb.strength[led]
-    worth = tb.worth
-    best, best_seat, stake = -1, -1, 0
-    for s, c in trick:
-        if st[c] > best:
-            best, best_seat = st[c], s
-        stake += worth[c]
-    after = n - len(trick) - 1
-    threat = 0
-    for i in range(1, after + 1):
-        other = hands[(seat + i) % n]
-        theirs = [c for c in other if follow[c] == led] or other
-        for c in theirs:
-            if st[c] > threat:
-                threat = st[c]
-    if best_seat != seat and side[best_seat] == side[seat] and best > threat:
-        return max(options, key=lambda c: (worth[c], -keep[c]))
-    winning = [c for c in options if st[c] > best]
-    if winning:
-        sure = [c for c in winning if st[c] > threat]
-        if sure and (stake > 0 or after == 0 or any(worth[c] for c in sure)):
-            return min(sure, key=keep.__getitem__)
-        cheap = min(winning, key=keep.__getitem__)
-        if stake >= 10 and not worth[cheap]:
-            return cheap
-    return min(options, key=keep.__getitem__)
-
-
 def play_out(
     pos: Position,
     hands: list[list[int]],
@@ -392,36 +331,108 @@ def play_out(
 ) -> tuple[list[int], list[int]]:
     """Play the hand to its end from ``pos`` (``hands`` are consumed), the seat to act
     playing ``first`` if given. Returns (card points taken, bowers and jokers taken) per
-    seat. ``record`` collects the cards in play order."""
+    seat; ``record`` collects the cards in play order.
+
+    Everyone plays the normal AI's way, but knowing every hand: lead a trump nobody can
+    beat, else an off-suit ace, else the card cheapest to lose; when following, throw the
+    most valuable card onto a trick a partner is sure to win, win as cheaply as can be
+    sure to hold when the trick is worth it, take a rich trick with a cheap card that may
+    hold, and otherwise throw the card cheapest to lose.
+    """
     n, tb = pos.n, pos.tb
+    follow, special, power, keep, worth = tb.follow, tb.special, tb.power, tb.keep, tb.worth
+    strengths, off_ace = tb.strength, tb.off_ace
+    keep_of = keep.__getitem__
     trick = list(pos.trick)
     taken = list(pos.taken)
     points = list(pos.points)
-    follow, special = tb.follow, tb.special
     seat = (trick[-1][0] + 1) % n if trick else pos.turn
-    left = sum(len(h) for h in hands)
+    led = follow[trick[0][1]] if trick else -1
+    st = strengths[led] if trick else strengths[0]
+    best, best_seat, stake = -1, -1, 0
+    for s, x in trick:
+        if st[x] > best:
+            best, best_seat = st[x], s
+        stake += worth[x]
+    left = 0
+    for h in hands:
+        left += len(h)
     while left:
+        hand = hands[seat]
         if first is not None:
             c, first = first, None
-        else:
-            c = rollout_card(n, tb, hands, trick, seat, side)
-        hands[seat].remove(c)
+        elif len(hand) == 1:
+            c = hand[0]
+        elif not trick:  # lead
+            mine, c = 0, -1
+            for x in hand:
+                if power[x] > mine:
+                    mine, c = power[x], x
+            if mine:
+                theirs = 0
+                for s in range(n):
+                    if s != seat:
+                        for x in hands[s]:
+                            if power[x] > theirs:
+                                theirs = power[x]
+                if not theirs or mine < theirs:
+                    c = -1
+            if c < 0:
+                for x in hand:
+                    if off_ace[x]:
+                        c = x
+                        break
+                else:
+                    c = min(hand, key=keep_of)
+        else:  # follow
+            options = [x for x in hand if follow[x] == led] or hand
+            if len(options) == 1:
+                c = options[0]
+            else:
+                after = n - len(trick) - 1
+                threat = -1  # the best card still to come, found only when needed
+                c = -1
+                winning = [x for x in options if st[x] > best]
+                if winning or side[best_seat] == side[seat]:
+                    threat = 0
+                    for i in range(1, after + 1):
+                        other = hands[(seat + i) % n]
+                        for x in [x for x in other if follow[x] == led] or other:
+                            if st[x] > threat:
+                                threat = st[x]
+                if side[best_seat] == side[seat] and best > threat:
+                    c = max(options, key=lambda x: (worth[x], -keep[x]))
+                else:
+                    if winning:
+                        sure = [x for x in winning if st[x] > threat]
+                        if sure and (stake > 0 or after == 0 or any(worth[x] for x in sure)):
+                            c = min(sure, key=keep_of)
+                        else:
+                            cheap = min(winning, key=keep_of)
+                            if stake >= 10 and not worth[cheap]:
+                                c = cheap
+                    if c < 0:
+                        c = min(options, key=keep_of)
+        hand.remove(c)
         left -= 1
         if record is not None:
             record.append(c)
+        if not trick:
+            led = follow[c]
+            st = strengths[led]
         trick.append((seat, c))
+        if st[c] > best:
+            best, best_seat = st[c], seat
+        stake += worth[c]
         if len(trick) < n:
             seat = (seat + 1) % n
             continue
-        st = tb.strength[follow[trick[0][1]]]
-        best = -1
-        for s, x in trick:
-            if st[x] > best:
-                best, seat = st[x], s
+        seat = best_seat
         for _, x in trick:
             taken[seat] += CARD_POINTS[x]
             points[seat] += special[x]
         trick = []
+        best, best_seat, stake = -1, -1, 0
     return taken, points
 
 
@@ -530,10 +541,64 @@ RANK: tuple[int, ...] = tuple(card(c).rank for c in CODES)
 MISFIT_WEIGHT = 0.15  # weight of a deal in which a seat's bid or pass looks out of character
 
 
-def _bid_values(hands: Sequence[Sequence[int]], n: int) -> list[tuple[str, float]]:
-    from bot.engines.flume_ai import best_trump
+def _estimate_cards(trump: str) -> tuple[int, ...]:
+    """Cards the normal AI's ``estimate`` looks at: A K Q 2 5 of trumps, both bowers,
+    both jokers."""
+    return tuple(
+        INDEX[c]
+        for c in (
+            "A" + trump,
+            "K" + trump,
+            "Q" + trump,
+            "2" + trump,
+            "5" + trump,
+            right_bower(trump),
+            left_bower(trump),
+            HIGH_JOKER,
+            LOW_JOKER,
+        )
+    )
 
-    return [best_trump([CODES[c] for c in hand], n) for hand in hands]
+
+_ESTIMATE = tuple((suit, _estimate_cards(suit), TABLES[suit].power) for suit in SUITS)
+
+
+def fast_best_trump(hand: Sequence[int], n: int) -> tuple[str, float]:
+    """``flume_ai.best_trump`` on a hand of card indices, the same sums in the same order
+    (so the same floats)."""
+    held = set(hand)
+    card_total = 0.02 * sum(CARD_POINTS[c] for c in hand)
+    partner = 1.0 if n == 4 else 0.8
+    best_suit, best = "", -1.0
+    for suit, (a, k, q, two, five, right, left, jh, jl), power in _ESTIMATE:
+        trumps = sum(1 for c in hand if power[c])
+        value = 0.0
+        if a in held:
+            value += 1.0
+        elif k in held:
+            value += 0.5
+        elif q in held:
+            value += 0.25
+        if two in held:
+            value += 1.0
+        elif five in held:
+            value += 0.2
+        top = (a in held) + (k in held) + (q in held)
+        if right in held:
+            value += 0.6 + 0.1 * top
+        if left in held:
+            value += 0.45 + 0.1 * top
+        value += 0.3 * ((jh in held) + (jl in held))
+        value += 0.12 * trumps + card_total
+        value += 0.12 * (6 - trumps)
+        value += partner
+        if value > best:
+            best_suit, best = suit, value
+    return best_suit, best
+
+
+def _bid_values(hands: Sequence[Sequence[int]], n: int) -> list[tuple[str, float]]:
+    return [fast_best_trump(hand, n) for hand in hands]
 
 
 def _bid_weight(obs: FlumeObservation, values: Sequence[tuple[str, float]]) -> float:
