@@ -287,7 +287,43 @@ def decide(
     raise ValueError(f"unknown Flume AI level {level!r}; expected one of {LEVELS}")
 
 
+EASY_BID_NOISE = 1.0  # easy judges its hand this many points too high or low, at random
+EASY_RANDOM_PLAY = 0.25  # chance that easy plays a random legal card
+EASY_WASTE_TRUMP = 0.35  # chance that easy takes a trick with its highest trump
+EASY_OTHER_SUIT = 0.2  # chance that easy names its second-best suit
+EASY_KEEP_FACES = 0.5  # chance that easy keeps its off-suit kings and queens
+
+
 def _easy(obs: FlumeObservation, rng: random.Random) -> str:
+    """A beginner: the normal AI with loose judgement and slips.
+
+    It misjudges its hand by up to :data:`EASY_BID_NOISE` points when bidding, sometimes
+    names its second-best suit, often keeps off-suit kings and queens, sometimes plays a
+    random legal card, and often takes a trick with its highest trump when a lower one
+    (or none) would do.
+    """
+    if obs.phase == "bid":
+        _, value = best_trump(obs.hand, obs.n_players)
+        value += rng.uniform(-EASY_BID_NOISE, EASY_BID_NOISE)
+        lowest = max(3, obs.bid + 1)
+        return f"bid:{lowest}" if lowest <= 6 and value >= lowest else "pass"
+    if obs.phase == "trump":
+        ranked = sorted(SUITS, key=lambda s: -estimate(obs.hand, s, obs.n_players))
+        return f"trump:{ranked[1] if rng.random() < EASY_OTHER_SUIT else ranked[0]}"
+    if obs.phase == "discard":
+        spare = [c for c in _non_trumps(obs) if card(c).rank != 14]
+        if rng.random() < EASY_KEEP_FACES:
+            spare = [c for c in spare if card(c).rank not in (12, 13)]
+        spare.sort(key=lambda c: (card_points(c), card(c).rank))
+        return _one_step_discard(obs, spare)
+    if obs.phase == "play":
+        options = _cards_of(obs, "play:")
+        if len(options) > 1 and rng.random() < EASY_RANDOM_PLAY:
+            return "play:" + rng.choice(options)
+        assert obs.trump is not None
+        trumps = [c for c in options if is_trump(c, obs.trump)]
+        if obs.trick and trumps and rng.random() < EASY_WASTE_TRUMP:
+            return "play:" + max(trumps, key=lambda c: trump_power(c, obs.trump))  # type: ignore[arg-type]
     return choose_action(obs, rng)
 
 
