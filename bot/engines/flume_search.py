@@ -219,8 +219,12 @@ class HandSampler:
             self.allowed.append(ok)
         self.own = [INDEX[c] for c in obs.hand]
 
+    def buckets(self, rng: random.Random) -> list[list[int]]:
+        """One deal: the other seats' hands (in seat order), their discards, the stock."""
+        return deal_buckets(self.cards, self.sizes, self.allowed, rng)
+
     def deal(self, rng: random.Random) -> list[list[int]]:
-        buckets = deal_buckets(self.cards, self.sizes, self.allowed, rng)
+        buckets = self.buckets(rng)
         hands: list[list[int]] = [[] for _ in range(self.n)]
         hands[self.me] = list(self.own)
         for b, s in enumerate(self.others):
@@ -626,6 +630,7 @@ def play_hand(
     stock: Sequence[int],
     bidder: int,
     trump: str,
+    record: list[int] | None = None,
 ) -> tuple[Position, list[int], list[int], list[int], int, int]:
     """A whole hand from the trump call in the simulator: everyone discards by the normal
     AI's rule (non-trumps but off-suit aces, low first) and draws, the bidder calls the
@@ -672,7 +677,7 @@ def play_hand(
     )
     side = sides_of(pos, held)
     high, low = high_low(pos, held)
-    taken, points = play_out(pos, held, side)
+    taken, points = play_out(pos, held, side, record=record)
     return pos, side, taken, points, high, low
 
 
