@@ -19,7 +19,7 @@ decision over a sample of positions.
 Nothing here asserts on anything, least of all on time.
 
 Run: ``.venv/bin/python bench/bench_levels_flume.py [games] [--play N] [--bid N]``
-(default 1,000 games, 16 and 32 deals).
+(default 1,000 games, and the hard level's own fixed effort: 16 and 32 deals).
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ DEFAULT_BUDGET = 1.0  # seconds: the bot's deadline for one AI move
 Player = Callable[[FlumeObservation, random.Random], str]
 TIMES: dict[str, list[float]] = defaultdict(list)
 KINDS = {"play": "play", "bid": "bid", "trump": "bid"}  # discards and calls: "other"
-PLAY_DEALS, BID_DEALS = 16, 32  # the benchmark's fixed effort for the hard level
 
 
 def level(name: str) -> Player:
@@ -164,8 +163,8 @@ def at_default_budget(positions: list[FlumeState], count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", type=int, nargs="?", default=1000)
-    parser.add_argument("--play", type=int, default=PLAY_DEALS)
-    parser.add_argument("--bid", type=int, default=BID_DEALS)
+    parser.add_argument("--play", type=int, default=flume_search.DEFAULT_SAMPLES)
+    parser.add_argument("--bid", type=int, default=flume_search.BID_SAMPLES)
     parser.add_argument("--budget-positions", type=int, default=40)
     args = parser.parse_args()
     flume_search.DEFAULT_SAMPLES, flume_search.BID_SAMPLES = args.play, args.bid
