@@ -13,6 +13,12 @@
   no unseen card can beat, and otherwise gets rid of its least useful card (the 2 of trumps
   scores low for whoever plays it, so it is a free card to lose).
 
+:func:`decide` plays at a level: ``"normal"`` is :func:`choose_action`; ``"easy"`` is the
+normal AI with a beginner's loose judgement and slips (see :func:`_easy`); ``"hard"``
+searches bids, the trump call and card play by perfect-information Monte Carlo over deals
+sampled from what the seat has seen (:mod:`bot.engines.flume_search`), by a deadline or
+with a fixed effort, and discards and calls as the normal AI does.
+
 The baselines, for tests and the benchmark: :func:`random_action` picks a uniformly random
 legal move (a random subset of its non-trumps when discarding), and :func:`greedy_action`
 bids one less than the length of its longest trump suit (so four trumps bid 3), names that
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import random
 
+from bot.engines import flume_search as fs
 from bot.engines.cards import SUITS, card
 from bot.engines.flume import FlumeObservation
 from bot.engines.flume_rules import (
@@ -328,8 +335,10 @@ def _easy(obs: FlumeObservation, rng: random.Random) -> str:
 
 
 def _hard(obs: FlumeObservation, rng: random.Random, deadline: float | None) -> str:
-    from bot.engines import flume_search as fs
-
+    """Bids, the trump call and card play searched (:mod:`bot.engines.flume_search`), the
+    normal AI's move when no deal fits before the deadline; discards and the five-handed
+    call as the normal AI. ``flume_search.BID_SAMPLES = 0`` leaves bidding to the normal AI.
+    """
     if obs.phase == "bid" and len(obs.legal) > 1 and fs.BID_SAMPLES:
         action, _, _ = fs.search_bid(obs, rng, deadline, fs.BID_SAMPLES)
         return action or choose_action(obs, rng)

@@ -14,6 +14,14 @@ play it repeatedly
    engine does (points, the bid made or set, the game won or lost);
 3. **averages** each card's result over the deals and plays the best one.
 
+Bids and the trump call are searched the same way from the deal: the other hands and the
+order of the stock are dealt at random, each deal weighted by how well the bids and passes
+already made fit it under the normal AI's bidding rule; in each deal the seats still to bid
+follow that rule, the winner of the bid names its best suit (or, when this seat names
+trumps, each suit in turn), everyone discards by the normal AI's rule and draws, and the
+hand is played out in the simulator. Everyone passing counts as nothing (a redeal). The
+discards and the five-handed call are the normal AI's.
+
 Without a deadline it takes a fixed number of deals; with one, it keeps dealing until the
 deadline (at least one deal when there is time, and no more than a cap), so it always
 returns its best move so far.
@@ -36,6 +44,7 @@ from bot.engines.flume_rules import (
     left_bower,
     right_bower,
     suit_of,
+    trump_order,
     trump_power,
 )
 
@@ -230,11 +239,6 @@ class HandSampler:
         for b, s in enumerate(self.others):
             hands[s] = buckets[b]
         return hands
-
-
-def sample_hands(obs: FlumeObservation, rng: random.Random) -> list[list[int]]:
-    """One deal of the hidden cards during the play (see :class:`HandSampler`)."""
-    return HandSampler(obs).deal(rng)
 
 
 # --------------------------------------------------------------------------- the simulator
@@ -654,8 +658,6 @@ def play_hand(
         pile = pile[len(spare) :]
     called = -1
     if n == 5:
-        from bot.engines.flume_rules import trump_order
-
         mine = {CODES[c] for c in held[bidder]}
         wanted = [c for c in trump_order(trump) if c not in mine]
         called = INDEX[wanted[0]] if wanted else -1
