@@ -18,6 +18,12 @@ hard level at the bot's default budget (a deadline of about 1 s): time and deals
 decision over a sample of positions.
 Nothing here asserts on anything, least of all on time.
 
+Last full run (1,000 games, 16/32 deals, one core of a busy two-core machine, ~10 min):
+hard team vs normal 79.7% (77.1-82.1%); easy vs normal 23.2% (20.7-25.9%); easy vs
+random-legal 100% (99.6-100%); five-handed, one hard seat among four normal 66.8% of 250
+(60.7-72.3%, fair share 20%). Hard decisions 5.5 ms mean, 16 ms p95 (play 4.2 ms, bidding
+13 ms); at a 1 s deadline the 400-deal cap ends a search in 0.1 s on average, 0.26 s at most.
+
 Run: ``.venv/bin/python bench/bench_levels_flume.py [games] [--play N] [--bid N]``
 (default 1,000 games, and the hard level's own fixed effort: 16 and 32 deals).
 """
