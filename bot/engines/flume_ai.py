@@ -13,6 +13,12 @@
   no unseen card can beat, and otherwise gets rid of its least useful card (the 2 of trumps
   scores low for whoever plays it, so it is a free card to lose).
 
+:func:`decide` plays at a level: ``"normal"`` is :func:`choose_action`; ``"easy"`` is the
+normal AI with a beginner's loose judgement and slips (see :func:`_easy`); ``"hard"``
+searches bids, the trump call and card play by perfect-information Monte Carlo over deals
+sampled from what the seat has seen (:mod:`bot.engines.flume_search`), by a deadline or
+with a fixed effort, and discards and calls as the normal AI does.
+
 The baselines, for tests and the benchmark: :func:`random_action` picks a uniformly random
 legal move (a random subset of its non-trumps when discarding), and :func:`greedy_action`
 bids one less than the length of its longest trump suit (so four trumps bid 3), names that
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import random
 
+from bot.engines import flume_search as fs
 from bot.engines.cards import SUITS, card
 from bot.engines.flume import FlumeObservation
 from bot.engines.flume_rules import (
@@ -263,3 +270,86 @@ def _lead(obs: FlumeObservation, options: list[str]) -> str:
     if aces:
         return aces[0]
     return min(options, key=lambda c: _keep_cost(c, trump))
+
+
+# --------------------------------------------------------------------------- levels
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def decide(
+    obs: FlumeObservation, level: str, rng: random.Random, deadline: float | None = None
+) -> str:
+    """The move of an AI seat at ``level`` ("easy", "normal" or "hard").
+
+    ``deadline`` is a ``time.monotonic()`` instant by which the hard level's search returns
+    its best move so far (None: a fixed effort). Normal is :func:`choose_action`.
+    """
+    if level == "normal":
+        return choose_action(obs, rng)
+    if level == "hard":
+        return _hard(obs, rng, deadline)
+    if level == "easy":
+        return _easy(obs, rng)
+    raise ValueError(f"unknown Flume AI level {level!r}; expected one of {LEVELS}")
+
+
+EASY_BID_NOISE = 1.0  # easy judges its hand this many points too high or low, at random
+EASY_RANDOM_PLAY = 0.25  # chance that easy plays a random legal card
+EASY_WASTE_TRUMP = 0.35  # chance that easy takes a trick with its highest trump
+EASY_OTHER_SUIT = 0.2  # chance that easy names its second-best suit
+EASY_KEEP_FACES = 0.5  # chance that easy keeps its off-suit kings and queens
+
+
+def _easy(obs: FlumeObservation, rng: random.Random) -> str:
+    """A beginner: the normal AI with loose judgement and slips.
+
+    It misjudges its hand by up to :data:`EASY_BID_NOISE` points when bidding, sometimes
+    names its second-best suit, often keeps off-suit kings and queens, sometimes plays a
+    random legal card, and often takes a trick with its highest trump when a lower one
+    (or none) would do.
+    """
+    if obs.phase == "bid":
+        _, value = best_trump(obs.hand, obs.n_players)
+        value += rng.uniform(-EASY_BID_NOISE, EASY_BID_NOISE)
+        lowest = max(3, obs.bid + 1)
+        return f"bid:{lowest}" if lowest <= 6 and value >= lowest else "pass"
+    if obs.phase == "trump":
+        ranked = sorted(SUITS, key=lambda s: -estimate(obs.hand, s, obs.n_players))
+        return f"trump:{ranked[1] if rng.random() < EASY_OTHER_SUIT else ranked[0]}"
+    if obs.phase == "discard":
+        spare = [c for c in _non_trumps(obs) if card(c).rank != 14]
+        if rng.random() < EASY_KEEP_FACES:
+            spare = [c for c in spare if card(c).rank not in (12, 13)]
+        spare.sort(key=lambda c: (card_points(c), card(c).rank))
+        return _one_step_discard(obs, spare)
+    if obs.phase == "play":
+        options = _cards_of(obs, "play:")
+        if len(options) > 1 and rng.random() < EASY_RANDOM_PLAY:
+            return "play:" + rng.choice(options)
+        assert obs.trump is not None
+        trumps = [c for c in options if is_trump(c, obs.trump)]
+        if obs.trick and trumps and rng.random() < EASY_WASTE_TRUMP:
+            return "play:" + max(trumps, key=lambda c: trump_power(c, obs.trump))  # type: ignore[arg-type]
+    return choose_action(obs, rng)
+
+
+def _hard(obs: FlumeObservation, rng: random.Random, deadline: float | None) -> str:
+    """Bids, the trump call and card play searched (:mod:`bot.engines.flume_search`), the
+    normal AI's move when no deal fits before the deadline; discards and the five-handed
+    call as the normal AI. ``flume_search.BID_SAMPLES = 0`` leaves bidding to the normal AI.
+    """
+    if obs.phase == "bid" and len(obs.legal) > 1 and fs.BID_SAMPLES:
+        action, _, _ = fs.search_bid(obs, rng, deadline, fs.BID_SAMPLES)
+        return action or choose_action(obs, rng)
+    if obs.phase == "trump" and fs.BID_SAMPLES:
+        suit, _, _ = fs.search_trump(obs, rng, deadline, fs.BID_SAMPLES)
+        return f"trump:{suit}" if suit else choose_action(obs, rng)
+    if obs.phase == "play":
+        options = _cards_of(obs, "play:")
+        if len(options) > 1:
+            normal = _play(obs)
+            ordered = [normal] + [c for c in options if c != normal]
+            best, _, _ = fs.search_play(obs, ordered, rng, deadline, fs.DEFAULT_SAMPLES)
+            return "play:" + (best or normal)
+    return choose_action(obs, rng)
