@@ -8,8 +8,6 @@ they may play, and for the five-handed call three menus of cards plus *Play alon
 
 from __future__ import annotations
 
-import random
-
 from bot.engines import flume_ai
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
@@ -233,17 +231,10 @@ def point_lines(obs: FlumeObservation, names: list[str]) -> list[str]:
     ]
 
 
-def decide(
-    observation: FlumeObservation, level: str, rng: random.Random, deadline: float | None = None
-) -> str:
-    """Flume's AI at every level (easy and hard play as normal until it has its own)."""
-    return flume_ai.choose_action(observation, rng)
-
-
 SPEC = GameSpec(
     engine=FlumeEngine(),
     ui=FlumeUI(),
     emoji="🃏",
-    ai=GameAI(decide=decide),
+    ai=GameAI(decide=flume_ai.decide),
     blurb="Bid, name trumps and bring home high, low, the bowers, the jokers and game.",
 )
