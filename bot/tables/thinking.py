@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import ctypes
 import logging
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -28,6 +30,7 @@ from bot.tables.protocols import GameSpec
 
 log = logging.getLogger(__name__)
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WORKER_NICENESS = 10
 """How much lower the workers' CPU priority is than the bot's (Unix ``nice``)."""
 
@@ -55,8 +58,20 @@ def _think(
     return decide(observation, level, random.Random(seed), time.monotonic() + budget)
 
 
-def _lower_priority() -> None:
-    """In a new worker: yield the CPU to the bot's own process when both want it."""
+def _worker_started(parent: int) -> None:
+    """In a new worker: die with the bot, and yield the CPU to it when both want it.
+
+    A bot killed outright (SIGKILL, a crashed machine's supervisor) runs no shutdown code,
+    so its workers would live on, orphaned, holding its log pipe open; the kernel ends them
+    with their parent instead (Linux), and a worker that finds its parent gone already stops.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+    if os.getppid() != parent:
+        os._exit(0)  # the bot died before this worker was ready
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # pragma: no cover - not allowed here: run at the same priority
@@ -109,7 +124,10 @@ class Thinker:
             # Spawned, not forked: the bot runs threads (the database's, the renderers').
             context = multiprocessing.get_context("spawn")
             pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_lower_priority
+                self.workers,
+                mp_context=context,
+                initializer=_worker_started,
+                initargs=(os.getpid(),),
             )
             _pools[self.workers] = pool
             _warmed[self.workers] = set()

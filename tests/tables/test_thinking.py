@@ -20,6 +20,7 @@ from tests.tables.test_manager import CHANNEL, GUILD, Recorder
 from tests.tables.toy import TOY, ToyObs, broken_ai, pid_ai, slow_ai
 
 ALICE = Person(1, "Alice")
+ROOT = Path(__file__).resolve().parents[2]
 OBS = ToyObs(totals=[0, 0], current=1, seat=1, goal=10)
 
 
@@ -107,3 +108,52 @@ async def test_a_restart_while_an_ai_thinks_loses_nothing(tmp_path: Path) -> Non
     assert again.state.totals == [1, 2]  # type: ignore[attr-defined]
     await second.close()
     await db.close()
+
+
+SCRIPT = """
+import asyncio, sys
+from bot.tables.thinking import Thinker, _pools
+from tests.tables.toy import TOY
+
+async def main():
+    thinker = Thinker([TOY], workers=2)
+    await thinker.start()
+    pool = _pools[2]
+    print(" ".join(str(p) for p in pool._processes), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+async def test_workers_die_with_a_killed_bot(tmp_path: Path) -> None:
+    import signal
+    import sys
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        SCRIPT,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    line = await asyncio.wait_for(process.stdout.readline(), 60)
+    workers = [int(p) for p in line.split()]
+    assert len(workers) == 2
+    process.send_signal(signal.SIGKILL)  # no shutdown code runs
+    await asyncio.wait_for(process.wait(), 10)  # the log pipes close too: nothing holds them
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    for _ in range(100):
+        if not any(alive(p) for p in workers):
+            break
+        await asyncio.sleep(0.05)
+    assert not any(alive(p) for p in workers)
