@@ -201,6 +201,10 @@ class DiscordPresenter:
     ) -> None:
         """``interaction`` answered with the person's private view (``message_id``)."""
         self.live[(table.id, interaction.user.id)] = LiveView(interaction, message_id, version)
+        if version != table.record.version:
+            # The table moved on while this answer was drawn (an AI is quick): bring it up
+            # to date now, since the background update may have come before this answer.
+            self.private_changed(table)
 
     def private_changed(self, table: Table) -> None:
         if not any(game_id == table.id for game_id, _ in self.live):
@@ -229,6 +233,7 @@ class DiscordPresenter:
         if live.version == table.record.version and table.record.is_live:
             return  # already showing this (the person's own click answered with it)
         manager: TableManager = self.bot.tables  # type: ignore[attr-defined]
+        version = table.record.version
         try:
             if table.record.status == "active":
                 panel = await manager.private_panel(table.id, user_id, returning=False)
@@ -252,8 +257,10 @@ class DiscordPresenter:
             return
         if not table.record.is_live:
             self.live.pop(key, None)
-        elif key in self.live:
-            self.live[key].version = table.record.version
+        elif self.live.get(key) is live:
+            # Only the reply we edited: an answer that replaced it meanwhile keeps its own
+            # version, so the next pass brings that one up to date too.
+            live.version = version
 
     async def show(self, table: Table, panel: Panel) -> int | None:
         if table.record.message_id is None:
