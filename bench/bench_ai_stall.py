@@ -25,15 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import percentile
 from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, User
 from tests.support.processes import BotProcess
 
 STALL = re.compile(r"worst stall ([0-9.]+) ms")
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 async def about_times(

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import wilson
+from bench.stats import percentile, wilson
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
 from bot.engines.qdice_ai import decide, warm_up
 from bot.engines.qdice_scoring import scoring_keeps
@@ -92,11 +92,6 @@ def match(
         rate = wins[second] / max(played[second], 1)
         print(f"  {label}: {wins[second]}/{played[second]} = {rate:.1%} ({lo:.1%} to {hi:.1%})")
     return wins, played
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main(hard_games: int = 1000, easy_games: int = 1000) -> None:

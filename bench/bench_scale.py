@@ -25,17 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.stats import percentile
 from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Message, User
 from tests.postgres import TempPostgres
 from tests.support.processes import BotProcess
 
 SHARDS = 2
 SERVERS_PER_SHARD = 2
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def figures(values: list[float]) -> str:
