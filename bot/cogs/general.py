@@ -88,10 +88,19 @@ class General(commands.Cog):
         embed.add_field(
             name="AI players and results",
             value="AI players come at three levels: easy, normal and hard (**Add AI** adds a "
-            "normal one). When you run out of time an AI plays your seat until you act again. "
+            "normal one). When you run out of time or leave, an AI plays your seat: take it back "
+            "while the game runs with **Take my seat back** or `/<game> rejoin` (not after the "
+            "host removed you). "
             "A seat an AI played for most of its moves counts as abandoned: it is ranked last "
             "and earns no win and no rating. `/settings` turns off the message that tells you "
             "your turn has come.",
+            inline=False,
+        )
+        embed.add_field(
+            name="Rematch",
+            value="When a game ends, any of its players can press **Rematch**: a new lobby "
+            "opens here with the same game, options and AI players, the others are invited "
+            "and keep their seats by pressing **Join**.",
             inline=False,
         )
         embed.add_field(

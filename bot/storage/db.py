@@ -109,7 +109,18 @@ def _check_seats(seats: Sequence[SeatRecord]) -> None:
 
 def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
     return [
-        (game_id, s.seat, s.user_id, s.name, int(s.is_ai), int(s.autopilot), s.level) for s in seats
+        (
+            game_id,
+            s.seat,
+            s.user_id,
+            s.name,
+            int(s.is_ai),
+            int(s.autopilot),
+            s.level,
+            s.left_user_id,
+            int(s.invited),
+        )
+        for s in seats
     ]
 
 
@@ -246,7 +257,8 @@ class Database:
         for chunk in _chunks(ids):
             marks = ", ".join("?" * len(chunk))
             for seat in await conn.fetchall(
-                "SELECT game_id, seat, user_id, name, is_ai, autopilot, level FROM seats"
+                "SELECT game_id, seat, user_id, name, is_ai, autopilot, level, left_user_id, invited"
+                " FROM seats"
                 f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
                 chunk,
             ):
@@ -258,6 +270,8 @@ class Database:
                         is_ai=bool(seat["is_ai"]),
                         autopilot=bool(seat["autopilot"]),
                         level=seat["level"],
+                        left_user_id=seat["left_user_id"],
+                        invited=bool(seat["invited"]),
                     )
                 )
         return [
@@ -302,8 +316,8 @@ class Database:
     async def _replace_seats(conn: Conn, game_id: int, seats: Sequence[SeatRecord]) -> None:
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot, level)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot, level,"
+            " left_user_id, invited) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             _seat_rows(game_id, seats),
         )
 

@@ -29,7 +29,13 @@ class SeatRecord(BaseModel):
     autopilot: bool = False
     """An AI is playing this human's seat after a missed deadline."""
     level: Literal["easy", "normal", "hard"] | None = None
-    """An AI seat's level: "easy", "normal" or "hard" (None: normal)."""
+    """An AI seat's level: "easy", "normal" or "hard". None: normal, for an AI that took
+    over a person's seat mid-game (they left or were removed) or an AI seated before levels."""
+    left_user_id: int | None = None
+    """On an AI seat: the person who left it mid-game, who may take it back while the game
+    runs (not set for a person the host removed)."""
+    invited: bool = False
+    """A person's seat kept for them in a rematch lobby until they confirm it with Join."""
 
 
 class GameRecord(BaseModel):
