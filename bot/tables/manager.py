@@ -349,9 +349,11 @@ class TableManager:
     async def hand_back(self, table: Table, seats: list[SeatRecord], news: str) -> None:
         """Save seats where a person takes over from the AI again, and say so (lock held).
 
-        If it is now their move while only AI seats were to act, their turn timer starts."""
+        If it is now their move while only AI seats were to act (no timer, or the one that
+        ran out), their turn timer starts afresh."""
         await self.set_seats(table, seats)
-        if table.record.deadline_at is None and table.state is not None:
+        running = table.record.deadline_at
+        if (running is None or running <= self.clock()) and table.state is not None:
             deadline = self._deadline(table, table.state)
             if deadline is not None:
                 await self.db.update_game(table.id, deadline_at=deadline)
