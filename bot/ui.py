@@ -381,11 +381,16 @@ async def open_rematch(interaction: discord.Interaction, game_id: int) -> None:
         return
     panel = manager.public_panel(table)
     invited = [discord.Object(s.user_id) for s in table.seats if s.invited and s.user_id]
-    message_id = await answers.send(
-        interaction,
-        allowed_mentions=discord.AllowedMentions(users=invited),
-        **message_parts(panel, table.id),
-    )
+    try:
+        message_id = await answers.send(
+            interaction,
+            allowed_mentions=discord.AllowedMentions(users=invited),
+            **message_parts(panel, table.id),
+        )
+    except Exception:
+        # A lobby nobody can see would block the channel: close it (Rematch opens another).
+        await manager.rematches.withdraw(table)
+        raise
     await manager.attach_message(table, message_id)
 
 
@@ -469,6 +474,11 @@ async def ask_to_confirm(interaction: discord.Interaction, table: Table, action:
     sees: one slip next to My hand must not end anyone's game."""
     if action == LEAVE:
         if table.seat_of(interaction.user.id) is None:
+            if table.left_seat_of(interaction.user.id) is not None:
+                raise NotSeated(
+                    "You already left this table: an AI plays your seat. To take it back: "
+                    f"{take_back_hint(table)}."
+                )
             raise NotSeated("You're not playing at this table.")
         question = (
             f"Leave game #{table.id}? An AI plays your seat from now on. You can take it back "

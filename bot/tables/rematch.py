@@ -70,6 +70,12 @@ class Rematches:
             log.info("Game %s: rematch opened as game %s by %s", old.id, table.id, person.id)
         return table, True
 
+    async def withdraw(self, table: Table) -> None:
+        """Close a rematch lobby that could not be shown."""
+        async with table.lock:
+            if table.record.status == "lobby":
+                await self.core.close_table(table, "The rematch lobby could not be shown.")
+
     async def _earlier(self, old: GameRecord) -> Table | None:
         """The rematch of ``old`` opened before, if it is still there to join or watch."""
         earlier_id = old.config.get("rematch")

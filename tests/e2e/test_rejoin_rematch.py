@@ -55,6 +55,8 @@ async def test_leave_then_take_the_seat_back_and_play_it(w: World) -> None:
     assert TAKE_BACK in [b.label for b in message.refresh().buttons]
     await w.fake.click(w.bob, message, label="My hand")
     assert "You left this game" in _reply(w.fake, room, w.bob).text()
+    await w.fake.click(w.bob, message, label="Leave")
+    assert "You already left" in _reply(w.fake, room, w.bob).text()
 
     # The AI plays Bob's turn; on Carol's turn, Bob takes his seat back.
     others = {w.alice.id: w.alice, w.carol.id: w.carol}

@@ -259,6 +259,10 @@ async def test_start_leaves_out_invited_people_who_did_not_join(manager: TableMa
     # That lobby closed unplayed, so Rematch opens another.
     other, opened = await manager.rematch(old.id, BOB)
     assert opened and other.id != new.id
+    await manager.rematches.withdraw(other)  # its message could not be posted
+    assert other.record.status == "cancelled"
+    other, opened = await manager.rematch(old.id, BOB)
+    assert opened
     await manager.start(other.id, BOB)  # Bob and the AI: Alice didn't join
     assert [s.user_id for s in other.seats] == [BOB.id, None]
     assert any("Alice didn't join" in line for line in other.log)
