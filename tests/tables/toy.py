@@ -8,6 +8,8 @@ import time
 
 from pydantic import BaseModel, Field
 
+from PIL import Image
+
 from bot.engines.base import Engine, Event, IllegalAction, Outcome, Rng
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Panel
@@ -68,8 +70,9 @@ class ToyEngine(Engine[ToyConfig, ToyState, ToyObs]):
 
 
 class ToyUI:
-    def table_png(self, observation: ToyObs, names: list[str], log: list[str]) -> bytes:
-        return b"\x89PNG-toy-" + ",".join(map(str, observation.totals)).encode()
+    def table_image(self, observation: ToyObs, names: list[str], log: list[str]) -> Image.Image:
+        shade = min(255, 10 * sum(observation.totals))
+        return Image.new("RGB", (32, 16), (shade, 40, 60))
 
     def turn_text(self, observation: ToyObs, names: list[str]) -> str:
         return "" if observation.current is None else f"{names[observation.current]} to play"
