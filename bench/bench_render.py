@@ -98,7 +98,9 @@ def main(repeats: int = 30) -> None:
     print(f"\nqdice image size: {size[0]}x{size[1]}")
 
     rows = [
-        LeaderboardRow(i + 1, NAMES[i % len(NAMES)], 40 - i, 20 - i, 50_000 - 4_000 * i, 30.0 - i)
+        LeaderboardRow(
+            i + 1, NAMES[i % len(NAMES)], 40 - i, 20 - i, 50_000 - 4_000 * i, 1_500 - 23 * i, i >= 7
+        )
         for i in range(10)
     ]
     board = render_leaderboard("Quantum Dice leaderboard", rows, 1, 3)
