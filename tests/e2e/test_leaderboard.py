@@ -155,6 +155,14 @@ async def test_stats_chart_follows_the_stored_ratings(w: World) -> None:
         pixel = chart.getpixel((round((ax + bx) / 2), round((ay + by) / 2)))
         assert all(abs(a - b) <= 40 for a, b in zip(pixel, colour_of(0), strict=True)), pixel
 
+    # Anyone may look up someone else's record; the answer is theirs alone to see.
+    asked = (await w.fake.slash(w.bob, "stats", channel=room, options={"player": w.carol})).message
+    assert asked.ephemeral and asked.visible_to(w.bob) and not asked.visible_to(w.carol)
+    assert "carol's record" in asked.text()
+    assert asked.image().tobytes() == stats.image().tobytes()
+    nobody = (await w.fake.slash(w.bob, "stats", channel=room, options={"player": w.dave})).message
+    assert "dave has no record" in nobody.text() and not nobody.attachments
+
 
 async def test_stats_show_results_against_each_ai_level(w: World) -> None:
     from tests.e2e.qdice_play import play_to_the_end

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 
 import pytest
 from PIL import Image
@@ -36,7 +37,7 @@ def test_the_line_is_drawn_where_the_ratings_are() -> None:
     assert image.size == SIZE and image.mode == "RGB"
     axes = chart_axes([dice])
     points = [axes.point(i, r) for i, r in enumerate(dice.ratings)]
-    for a, b in zip(points, points[1:], strict=False):
+    for a, b in itertools.pairwise(points):
         for t in (0.3, 0.5, 0.7):  # along every segment, away from the dots
             assert close(on_line(image, a, b, t), colour_of(0)), (a, b, t)
     # Well above the line (the best rating is far below the top of the plot there) is empty.
