@@ -6,9 +6,8 @@ import os
 import random
 import time
 
-from pydantic import BaseModel, Field
-
 from PIL import Image
+from pydantic import BaseModel, Field
 
 from bot.engines.base import Engine, Event, IllegalAction, Outcome, Rng
 from bot.tables.protocols import GameAI, GameSpec
