@@ -12,8 +12,9 @@ from discord.ext import commands
 
 from bot import __version__
 from bot.cogs.options import OneOf
-from bot.engines.base import GameError
+from bot.engines.base import GameError, plural
 from bot.games import all_games
+from bot.storage import PROVISIONAL_GAMES
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -94,6 +95,15 @@ class General(commands.Cog):
             "A seat an AI played for most of its moves counts as abandoned: it is ranked last "
             "and earns no win and no rating. `/settings` turns off the message that tells you "
             "your turn has come.",
+            inline=False,
+        )
+        embed.add_field(
+            name="Leaderboards and ratings",
+            value="Each game has a board per server, ranked by **rating**: a cautious estimate "
+            "of skill that starts at 1,000 and rises as you win, most against strong players. "
+            f"With fewer than {plural(PROVISIONAL_GAMES, 'game')} you are **provisional**: "
+            "tagged on the board and listed after the ranked players until your rating settles. "
+            "`/stats` charts your rating game by game.",
             inline=False,
         )
         embed.add_field(

@@ -6,6 +6,8 @@ act from their private view (**My hand**), whose buttons edit it in place.
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.engines import flux_ai
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
@@ -18,7 +20,7 @@ from bot.engines.flux_rules import (
     is_zilch,
     variants_text,
 )
-from bot.render.flux import render_flux_png, render_hand_png
+from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
 
@@ -43,8 +45,10 @@ def _own_value(obs: FluxObservation) -> tuple[int, int]:
 
 
 class FluxUI:
-    def table_png(self, observation: FluxObservation, names: list[str], log: list[str]) -> bytes:
-        return render_flux_png(observation, names, log)
+    def table_image(
+        self, observation: FluxObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_flux(observation, names)
 
     def turn_text(self, observation: FluxObservation, names: list[str]) -> str:
         obs = observation

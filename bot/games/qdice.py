@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.engines import qdice_ai
 from bot.engines.base import plural
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
-from bot.render.qdice import render_qdice_png
+from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
 
@@ -13,8 +15,10 @@ COLOUR_MARK = {"A": "⬜", "B": "🟦"}
 
 
 class QDiceUI:
-    def table_png(self, observation: QDiceObservation, names: list[str], log: list[str]) -> bytes:
-        return render_qdice_png(observation, names, log)
+    def table_image(
+        self, observation: QDiceObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_qdice(observation, names, log)
 
     def turn_text(self, observation: QDiceObservation, names: list[str]) -> str:
         obs = observation

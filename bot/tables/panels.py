@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from bot.render.frames import FrameEncoder
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -26,6 +27,9 @@ from bot.tables.views import (
     Field,
     Panel,
 )
+
+FRAMES = FrameEncoder()
+"""The last pictures of the busiest tables, so a move re-encodes only what it changed."""
 
 
 def public_panel(table: Table, turn_timeout: float) -> Panel:
@@ -91,7 +95,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
     assert table.state is not None
     engine = spec.engine
     obs = engine.observe(table.state, None)
-    image = spec.ui.table_png(obs, table.names, table.log)
+    image = FRAMES.encode(table.id, spec.ui.table_image(obs, table.names, table.log))
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
