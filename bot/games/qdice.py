@@ -11,7 +11,7 @@ from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
 
-COLOUR_MARK = {"A": "⬜", "B": "🟦"}
+COLOUR_MARK = {"A": "⬜", "B": "🟦"}  # ivory and blue; the label names the colour too
 
 
 class QDiceUI:
@@ -42,7 +42,7 @@ class QDiceUI:
         controls = [
             Control(
                 f"t{i}",
-                f"{die.value}",
+                f"{die.value} · {die.colour}",  # readable where the emoji is not
                 "primary" if i in obs.selected else "secondary",
                 row=i // 3,
                 emoji=COLOUR_MARK[die.colour],
