@@ -163,6 +163,24 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome: ...
 
+    # After the game: nothing is secret any more -----------------------------------------
+
+    def revealed(self, state: StateT) -> ObsT:
+        """The table with nothing hidden: a spectator's observation with every hand (and
+        every other secret) face up.
+
+        For a game that is over and the replay of one: the hosting core shows it for finished
+        games only, never for a game being played. Games with nothing hidden keep this
+        default (the spectator's view is already everything).
+        """
+        return self.observe(state, None)
+
+    def deal_of(self, state: StateT) -> int | None:
+        """Which secret deal (hand or round) ``state`` is in, counting up through the game;
+        None for games where nothing is ever dealt face down. "Show hands" opens the replay
+        where the last deal began."""
+        return None
+
     # Conveniences shared by every engine -------------------------------------------------
 
     def parse_config(self, options: dict[str, Any] | None = None) -> ConfigT:
