@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "bot.cogs.general",
     "bot.cogs.leaderboard",
+    "bot.cogs.history",
     "bot.cogs.admin",
     "bot.cogs.qdice",
     "bot.cogs.qpoker",

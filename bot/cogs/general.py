@@ -95,9 +95,18 @@ class General(commands.Cog):
             inline=False,
         )
         embed.add_field(
+            name="After a game",
+            value="A finished table has **Show hands** (every card that was hidden, face up) "
+            "and **Replay** (the game again, move by move, every card face up). `/history` "
+            "lists the server's recent games, or one person's with `user:`, to replay any of "
+            "them.",
+            inline=False,
+        )
+        embed.add_field(
             name="More",
             value="`/rules` how a game is played · `/leaderboard` server standings · "
-            "`/stats` a player's record · `/settings` your settings · `/about` the bot",
+            "`/stats` a player's record · `/history` recent games, to replay · "
+            "`/settings` your settings · `/about` the bot",
             inline=False,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
