@@ -219,7 +219,15 @@ class HistoryControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HIST
 class History(commands.Cog):
     def __init__(self, bot: QuantumTableBot) -> None:
         self.bot = bot
-        self.replays = Replays(bot.db, bot.games)
+        self._replays: Replays | None = None
+
+    @property
+    def replays(self) -> Replays:
+        """Finished games being looked back on (made at first use: the database opens
+        after the cogs load)."""
+        if self._replays is None:
+            self._replays = Replays(self.bot.db, self.bot.games)
+        return self._replays
 
     @app_commands.command(
         name="history", description="Recent finished games on this server, to replay"

@@ -16,6 +16,9 @@ Shape (after OpenSpiel and pokerkit):
 * ``observe(state, seat)`` is the only way hidden information leaves an engine; ``None`` is a
   spectator. AI players decide from exactly this observation (their
   module is paired with the engine in the game's spec, not imported by the engine).
+* ``revealed(state)`` is the spectator's view with every secret face up, and ``deal_of(state)``
+  counts the secret deals: they serve a finished game's Show hands and replay only (the
+  hosting core never offers them while a game is played).
 
 Actions are short strings (they travel inside Discord component custom_ids, at most
 100 characters together with the table id).
