@@ -110,8 +110,8 @@ async def history_parts(
     if games:
         entries = "\n".join(_entry(bot, g) for g in games)
         embed.description = (
-            f"{whose}, newest first. Pick one in the menu to replay it step by step, every card "
-            f"face up.\n\n{entries}"
+            f"{whose}, newest first. Pick one in the menu to replay it step by step, with "
+            f"nothing hidden.\n\n{entries}"
         )
         embed.set_footer(text=f"Page {page} of {pages} · {plural(total, 'game')}")
     else:

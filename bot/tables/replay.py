@@ -204,7 +204,7 @@ class GameReplay:
             fields=fields,
             colour=0x9B59B6,
             image_png=image,
-            footer="Every card is face up: the game is over. Only you can see this.",
+            footer="The game is over, so nothing is hidden. Only you can see this.",
             controls=self._controls(index),
         )
 
