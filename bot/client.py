@@ -33,6 +33,7 @@ EXTENSIONS = (
     "bot.cogs.general",
     "bot.cogs.leaderboard",
     "bot.cogs.stats",
+    "bot.cogs.history",
     "bot.cogs.admin",
     "bot.cogs.qdice",
     "bot.cogs.qpoker",

@@ -87,7 +87,7 @@ def build_view(panel: Panel, game_id: int, version: int) -> discord.ui.View | No
 
 
 def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[Any]:
-    cid = custom_id(game_id, version, control.action)
+    cid = control.custom_id or custom_id(game_id, version, control.action)
     if control.is_select:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=cid,
@@ -105,7 +105,7 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
             disabled=control.disabled,
             row=control.row,
         )
-        return TableComponent(select)
+        return select if control.custom_id else TableComponent(select)
     button: discord.ui.Button[Any] = discord.ui.Button(
         custom_id=cid,
         label=control.label,
@@ -114,7 +114,7 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
         disabled=control.disabled,
         row=control.row,
     )
-    return TableComponent(button)
+    return button if control.custom_id else TableComponent(button)
 
 
 def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:

@@ -107,16 +107,19 @@ class General(commands.Cog):
             inline=False,
         )
         embed.add_field(
-            name="Rematch",
-            value="When a game ends, any of its players can press **Rematch**: a new lobby "
-            "opens here with the same game, options and AI players, the others are invited "
-            "and keep their seats by pressing **Join**.",
+            name="After a game",
+            value="Any of its players can press **Rematch**: a new lobby opens here with the "
+            "same game, options and AI players, and the others keep their seats by pressing "
+            "**Join**. **Show hands** shows every card that was hidden, face up, and **Replay** "
+            "the game again move by move. `/history` lists the server's recent games, or one "
+            "person's with `user:`, to replay any of them.",
             inline=False,
         )
         embed.add_field(
             name="More",
             value="`/rules` how a game is played · `/leaderboard` server standings · "
-            "`/stats` a player's record · `/settings` your settings · `/about` the bot",
+            "`/stats` a player's record · `/history` recent games, to replay · "
+            "`/settings` your settings · `/about` the bot",
             inline=False,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

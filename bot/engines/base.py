@@ -16,6 +16,9 @@ Shape (after OpenSpiel and pokerkit):
 * ``observe(state, seat)`` is the only way hidden information leaves an engine; ``None`` is a
   spectator. AI players decide from exactly this observation (their
   module is paired with the engine in the game's spec, not imported by the engine).
+* ``revealed(state)`` is the spectator's view with every secret face up, and ``deal_of(state)``
+  counts the secret deals: they serve a finished game's Show hands and replay only (the
+  hosting core never offers them while a game is played).
 
 Actions are short strings (they travel inside Discord component custom_ids, at most
 100 characters together with the table id).
@@ -162,6 +165,24 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
 
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome: ...
+
+    # After the game: nothing is secret any more -----------------------------------------
+
+    def revealed(self, state: StateT) -> ObsT:
+        """The table with nothing hidden: a spectator's observation with every hand (and
+        every other secret) face up.
+
+        For a game that is over and the replay of one: the hosting core shows it for finished
+        games only, never for a game being played. Games with nothing hidden keep this
+        default (the spectator's view is already everything).
+        """
+        return self.observe(state, None)
+
+    def deal_of(self, state: StateT) -> int | None:
+        """Which secret deal (hand or round) ``state`` is in, counting up through the game;
+        None for games where nothing is ever dealt face down. "Show hands" opens the replay
+        where the last deal began."""
+        return None
 
     # Conveniences shared by every engine -------------------------------------------------
 

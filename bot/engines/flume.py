@@ -151,6 +151,9 @@ class FlumeObservation(BaseModel):
     last_hand: HandSummary | None
     winners: list[int]
     legal: list[str]  # this viewer's moves now (empty when not theirs to act)
+    revealed_hands: list[list[str]] | None = None  # every seat's cards (finished games only)
+    revealed_discards: list[list[str]] | None = None  # what every seat threw away this hand
+    revealed_stock: list[str] | None = None  # the undealt cards, top first
 
     @property
     def teams(self) -> bool:
@@ -286,6 +289,20 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             winners=list(state.winners),
             legal=self.legal_actions(state, seat) if own and seat is not None else [],
         )
+
+    def revealed(self, state: FlumeState) -> FlumeObservation:
+        """Every hand, discard and the stock face up, and the called partner named (only for
+        a finished game)."""
+        obs = self.observe(state, None)
+        obs.revealed_hands = [hand_order(hand, state.trump) for hand in state.hands]
+        obs.revealed_discards = [list(d) for d in state.discards]
+        obs.revealed_stock = list(state.stock)
+        if state.partner is not None:
+            obs.partner, obs.partner_known = state.partner, True
+        return obs
+
+    def deal_of(self, state: FlumeState) -> int:
+        return state.deals
 
     def outcome(self, state: FlumeState) -> Outcome:
         """Final scores; the winners rank first even when a tie went to the bidding side."""

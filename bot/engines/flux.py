@@ -546,6 +546,15 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             end_reason=state.end_reason,
         )
 
+    def revealed(self, state: FluxState) -> FluxObservation:
+        """Every hand shown, as when the hands are exposed (only for a finished game)."""
+        obs = self.observe(state, None)
+        obs.shown = [list(hand) for hand in state.hands]
+        return obs
+
+    def deal_of(self, state: FluxState) -> int:
+        return state.hand_no
+
     # --- outcome ------------------------------------------------------------------------
 
     def _winner(self, state: FluxState) -> int | None:

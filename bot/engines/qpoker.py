@@ -303,6 +303,16 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             winners=self.outcome(state).winners if state.over else [],
         )
 
+    def revealed(self, state: QPokerState) -> QPokerObservation:
+        """Every qubit's value face up (only for a finished match). A qubit in superposition
+        has no value until it is measured, so it stays a superposition."""
+        obs = self.observe(state, None)
+        obs.qubits = [[self._view(q, True) for q in row] for row in state.qubits]
+        return obs
+
+    def deal_of(self, state: QPokerState) -> int:
+        return state.round
+
     @staticmethod
     def _view(qubit: Qubit, own: bool) -> QubitView:
         known = not qubit.superposed and (own or qubit.shown)

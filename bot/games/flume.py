@@ -219,6 +219,29 @@ class FlumeUI:
             text = "Your lead: play any card."
         return text, controls
 
+    def revealed_fields(self, observation: FlumeObservation, names: list[str]) -> list[Field]:
+        obs = observation
+        hands = obs.revealed_hands or [[] for _ in range(obs.n_players)]
+        discards = obs.revealed_discards or [[] for _ in range(obs.n_players)]
+        lines = []
+        for seat in range(obs.n_players):
+            held = " ".join(card(c).label for c in hands[seat]) or "no cards"
+            if discards[seat]:
+                held += f" · threw away {' '.join(card(c).label for c in discards[seat])}"
+            lines.append(f"**{_name(names, seat)}**: {held}")
+        fields = [Field("Every hand", "\n".join(lines), inline=False)]
+        if obs.n_players == 5 and obs.called is not None and not obs.alone:
+            partner = (
+                f"**{_name(names, obs.partner)}**"
+                if obs.partner is not None
+                else "nobody: no one held that card"
+            )
+            fields.append(Field("Partner", f"{card(obs.called).label}: {partner}"))
+        if obs.revealed_stock:
+            stock = " ".join(card(c).label for c in obs.revealed_stock)
+            fields.append(Field("Left in the stock", stock, inline=False))
+        return fields
+
     def options_text(self, config: FlumeConfig) -> str:
         deck = "four-colour deck" if config.four_colour else "two-colour deck"
         return f"First to {config.target} points; {deck}. 4 players in teams, or 5 with a called partner."

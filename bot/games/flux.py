@@ -31,6 +31,10 @@ def _who(names: list[str], seat: int | None) -> str:
     return f"**{names[seat]}**" if seat is not None and 0 <= seat < len(names) else "nobody"
 
 
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
 def _own_value(obs: FluxObservation) -> tuple[int, int]:
     """This seat's value (point dice as chosen, or else used to get nearest the target) and
     its distance from the target."""
@@ -226,6 +230,21 @@ class FluxUI:
                 )
             )
         return text, controls
+
+    def revealed_fields(self, observation: FluxObservation, names: list[str]) -> list[Field]:
+        obs = observation
+        lines = []
+        for seat in range(obs.n_players):
+            hand = obs.shown[seat] or []
+            if not obs.active[seat]:
+                held = "out of the game"
+            elif hand:
+                value = hand_value(hand, obs.rules.absolute)
+                held = f"{' '.join(label(c) for c in hand)} (value {value})"
+            else:
+                held = "no cards"
+            lines.append(f"**{_name(names, seat)}**: {held}")
+        return [Field("Every hand", "\n".join(lines), inline=False)]
 
     def options_text(self, config: FluxConfig) -> str:
         text = f"{variants_text(config.keys)}. {plural(config.deck_count, 'deck')}."

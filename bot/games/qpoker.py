@@ -57,6 +57,14 @@ def _bit(view: QubitView) -> str:
     return "?" if view.value is None else str(view.value)
 
 
+def _revealed_bit(view: QubitView) -> str:
+    """A qubit once every card is turned: its value, and how it lay during play."""
+    notes = [] if view.superposed else ["shown" if view.shown else "face down"]
+    if view.doubled:
+        notes.append("bet doubled")
+    return _bit(view) + (f" ({', '.join(notes)})" if notes else "")
+
+
 class QPokerUI:
     def table_image(
         self, observation: QPokerObservation, names: list[str], log: list[str]
@@ -203,6 +211,18 @@ class QPokerUI:
         return Control(
             f"{prefix}target", label, row=row_index, placeholder=label, options=tuple(options)
         )
+
+    def revealed_fields(self, observation: QPokerObservation, names: list[str]) -> list[Field]:
+        obs = observation
+        lines = []
+        for seat, row in enumerate(obs.qubits):
+            who = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+            if obs.out[seat] or not row:
+                held = "out of the match" if obs.out[seat] else "no qubits"
+            else:
+                held = ", ".join(_revealed_bit(q) for q in row)
+            lines.append(f"**{who}**: {held}")
+        return [Field("Every qubit", "\n".join(lines), inline=False)]
 
     def options_text(self, config: QPokerConfig) -> str:
         cards = "5 community cards" if config.community == "five" else "one card per player"

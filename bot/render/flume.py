@@ -3,7 +3,8 @@
 Pure functions of a :class:`~bot.engines.flume.FlumeObservation`: the public table is drawn
 from the spectator's observation, so it can only show what everyone may see (the cards in
 the trick, who took the last one, points taken, the bid, trumps, scores, the dealer and who is
-to act). Cards are drawn 84 px wide so they stay readable at Discord's half-size preview; the
+to act). A finished game's revealed observation also carries every hand, drawn small by
+each seat's plate. Cards are drawn 84 px wide so they stay readable at Discord's half-size preview; the
 four-colour deck is a table option.
 """
 
@@ -17,7 +18,7 @@ from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import FlumeObservation
 from bot.engines.flume_rules import POINT_LABELS, left_bower, right_bower
-from bot.render.cards import card_size, paste_card, suit_colour
+from bot.render.cards import card_size, fan_width, paste_card, paste_fan, suit_colour
 from bot.render.common import (
     BODY_BOTTOM,
     BODY_TOP,
@@ -54,6 +55,15 @@ PLATES = {
 TRICK_SPOTS = {
     4: [(326, 440), (240, 370), (326, 262), (412, 370)],
     5: [(326, 440), (240, 390), (270, 272), (382, 272), (412, 390)],
+}
+
+# A finished game's replay shows every hand: a small fan beside or under each plate, clear of
+# the trick. Per position: the fan's left edge ("l") or right edge ("r"), and its top.
+MINI_W = 40
+MINI_OVERLAP = 0.45
+HAND_SPOTS: dict[int, list[tuple[int, str, int]]] = {
+    4: [(424, "l", 524), (22, "l", 406), (424, "l", 139), (630, "r", 406)],
+    5: [(424, "l", 524), (22, "l", 465), (76, "l", 200), (576, "r", 200), (630, "r", 465)],
 }
 
 
@@ -177,6 +187,24 @@ def _draw_plate(
         anchor="lm",
         max_width=x1 - x0 - 16,
     )
+
+
+def revealed_hand_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
+    """Where a seat's cards are drawn in a revealed (finished game's) picture."""
+    x, align, y = HAND_SPOTS[obs.n_players][_position(obs, seat)]
+    hands = obs.revealed_hands or []
+    width = fan_width(len(hands[seat]) if seat < len(hands) else 0, MINI_W, MINI_OVERLAP)
+    left = x - width if align == "r" else x
+    return left, y, left + width, y + card_size(MINI_W)[1]
+
+
+def _draw_revealed_hands(img: Image.Image, obs: FlumeObservation) -> None:
+    for seat, hand in enumerate(obs.revealed_hands or []):
+        if hand:
+            x, y, _, _ = revealed_hand_box(obs, seat)
+            paste_fan(
+                img, (x, y), list(hand), MINI_W, overlap=MINI_OVERLAP, four_colour=obs.four_colour
+            )
 
 
 def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
@@ -325,6 +353,7 @@ def render_flume(
     for seat in range(obs.n_players):
         _draw_plate(draw, obs, names, seat)
     _draw_trick(img, draw, obs)
+    _draw_revealed_hands(img, obs)
     col = _Column(draw)
     _draw_scores(col, obs, names)
     _draw_hand_info(col, obs, names)
@@ -380,5 +409,6 @@ __all__ = [
     "render_flume_png",
     "render_hand",
     "render_hand_png",
+    "revealed_hand_box",
     "trick_box",
 ]

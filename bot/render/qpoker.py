@@ -7,7 +7,8 @@ superposition), so the spectator's observation gives the public picture and a se
 observation gives that player's private one (their own values face up, marked as hidden).
 
 Each qubit card shows one of: face down (``?``), a value with a green edge (shown to
-everyone), a value with a blue edge (face down, seen only by its owner), ``0+1`` on violet
+everyone), a value with a blue edge (face down, seen only by its owner, or by everyone once
+a finished match is shown with every card turned), ``0+1`` on violet
 (superposition), and a gold ``×2`` disc when its bet is doubled.
 """
 
@@ -85,25 +86,32 @@ def qubit_box(seat: int, index: int, n_players: int) -> tuple[int, int, int, int
     return x, top + 6, x + card_w, top + 6 + card_h
 
 
-@lru_cache(maxsize=1)
-def _background() -> Image.Image:
+@lru_cache(maxsize=2)
+def _background(revealed: bool = False) -> Image.Image:
     img = table_canvas("QuantumPoker", title_x=MARGIN + 44)
     draw = ImageDraw.Draw(img)
     _card(draw, (MARGIN + 4, 14, MARGIN + 32, 50), "H", size=13)
     panel(draw, SEATS, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
     panel(draw, EVENTS, PALETTE.panel, radius=12, outline=PALETTE.panel_edge)
     panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge)
-    _legend(draw)
+    _legend(draw, revealed)
     return img
 
 
-def _legend(draw: ImageDraw.ImageDraw) -> None:
+def is_revealed(obs: QPokerObservation) -> bool:
+    """A spectator's view that knows face-down values: a finished match, every card turned."""
+    return obs.seat is None and any(
+        q.value is not None and not q.shown for row in obs.qubits for q in row
+    )
+
+
+def _legend(draw: ImageDraw.ImageDraw, revealed: bool = False) -> None:
     y = SEATS[3] - LEGEND_H / 2 - 4
     x = SEATS[0] + 20
     items: list[tuple[RGB, RGB, str]] = [
         (BACK, BACK_EDGE, "face down"),
         (FACE, SHOWN_EDGE, "shown"),
-        (FACE, HIDDEN_EDGE, "yours, face down"),
+        (FACE, HIDDEN_EDGE, "face down, revealed" if revealed else "yours, face down"),
         (SUPER, SUPER, "superposition"),
     ]
     for fill, edge, label in items:
@@ -310,7 +318,7 @@ def render_qpoker(
     obs: QPokerObservation, names: list[str], events: list[str] | None = None
 ) -> Image.Image:
     """Draw the table as a 960×600 RGB image, exactly as much as ``obs`` lets its viewer see."""
-    img = _background().copy()
+    img = _background(is_revealed(obs)).copy()
     draw = ImageDraw.Draw(img)
     _draw_header(draw, obs)
     _draw_strip(draw, obs, names)

@@ -48,6 +48,7 @@ from .models import (
     GameRecord,
     GameStatus,
     LeaderboardRow,
+    PastGame,
     RatingChange,
     RatingPoint,
     SeatRecord,
@@ -752,6 +753,62 @@ class Database:
                     )
                 )
         return out
+
+    async def history(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        game: str | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[PastGame], int]:
+        """One page of a server's finished games, newest first, and how many there are in
+        all; optionally only one person's games, or one kind of game. Each says whether its
+        action log is still kept (it can be replayed)."""
+        if offset < 0 or limit < 0:
+            raise InvalidArgument("offset and limit must not be negative")
+        where = ["g.guild_id = ?", "g.status = 'finished'", "g.results_recorded = 1"]
+        params: list[Any] = [guild_id]
+        if game is not None:
+            where.append("g.game = ?")
+            params.append(game)
+        if user_id is not None:
+            where.append(
+                "EXISTS (SELECT 1 FROM results AS u WHERE u.game_id = g.id AND u.user_id = ?)"
+            )
+            params.append(user_id)
+        clause = " AND ".join(where)
+        async with self._read() as conn:
+            count = await conn.fetchone(f"SELECT COUNT(*) FROM games AS g WHERE {clause}", params)
+            games = await conn.fetchall(
+                "SELECT g.id, g.game, g.ended_at, CASE WHEN EXISTS"
+                " (SELECT 1 FROM actions AS a WHERE a.game_id = g.id) THEN 1 ELSE 0 END"
+                f" AS logged FROM games AS g WHERE {clause}"
+                " ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            )
+            ids = [int(g["id"]) for g in games]
+            results: dict[int, list[SeatResult]] = {game_id: [] for game_id in ids}
+            for chunk in _chunks(ids):
+                marks = ", ".join("?" * len(chunk))
+                for r in await conn.fetchall(
+                    "SELECT game_id, seat, user_id, name, is_ai, rank, score, won FROM results"
+                    f" WHERE game_id IN ({marks}) ORDER BY game_id, rank, seat",
+                    chunk,
+                ):
+                    results[int(r["game_id"])].append(_seat_result(r))
+        page = [
+            PastGame(
+                game_id=g["id"],
+                game=g["game"],
+                ended_at=g["ended_at"],
+                results=results[int(g["id"])],
+                replayable=bool(g["logged"]),
+            )
+            for g in games
+        ]
+        return page, int(count[0]) if count is not None else 0
 
     # ------------------------------------------------------------------ boards
 

@@ -163,3 +163,10 @@ class FinishedGame(BaseModel):
     game: str
     ended_at: float | None
     results: list[SeatResult]
+
+
+class PastGame(FinishedGame):
+    """A finished game in a server's or a person's history."""
+
+    replayable: bool
+    """Its action log is still kept, so it can be replayed (old logs are pruned)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from bot.render.frames import FrameEncoder
+from bot.tables import replay
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -110,7 +111,10 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
             fields=[Field("Final standings", standings, inline=False)],
             colour=0xF1C40F,
             image_png=image,
-            controls=[Control(REMATCH, "Rematch", "success", emoji="🔁")],
+            controls=[
+                Control(REMATCH, "Rematch", "success", emoji="🔁"),
+                *replay.finished_controls(table.id),
+            ],
         )
     to_act = sorted(engine.to_act(table.state))
     controls: list[Control] = []

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PIL import Image
 
 from bot.engines.base import Engine, GameError
-from bot.tables.views import Control, ModalSpec, Panel
+from bot.tables.views import Control, Field, ModalSpec, Panel
 
 if TYPE_CHECKING:
     from bot.tables.table import Table
@@ -40,6 +40,14 @@ class TextPromptUI(Protocol):
 
     def modal(self, observation: Any, action: str) -> ModalSpec | None:
         """The text prompt for ``action`` (which starts with ``?``), or None to refuse it."""
+
+
+class RevealUI(Protocol):
+    """Optional extra of a :class:`GameUI` for games with secrets: once a game is over, what
+    was hidden in words (for its replay, beside the picture)."""
+
+    def revealed_fields(self, observation: Any, names: list[str]) -> list[Field]:
+        """Every seat's secrets in an engine's revealed observation (see ``Engine.revealed``)."""
 
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")

@@ -48,6 +48,9 @@ class Control:
     emoji: str | None = None
     options: tuple[Option, ...] = ()
     placeholder: str | None = None
+    custom_id: str | None = None
+    """Set for a control handled outside the table core, under this custom_id instead
+    (Show hands and Replay on a finished table)."""
 
     @property
     def is_select(self) -> bool:

@@ -13,6 +13,7 @@ from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
 from tests.e2e.qdice_play import person_to_act
+from tests.e2e.seeding import seed_lobby
 from tests.e2e.settle import settled
 
 
@@ -155,9 +156,7 @@ async def open_table(
     assert lobby is not None and not lobby.ephemeral
     if seed is not None:
         assert tables is not None
-        table = tables.in_location(channel.id)
-        assert table is not None
-        table.record.seed = seed
+        await seed_lobby(tables, channel.id, seed)
     for guest in guests:
         await fake.click(guest, lobby, label="Join")
     for _ in range(ai):

@@ -96,7 +96,8 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     final = message.refresh()
     assert table.record.status == "finished"
     assert "Final standings" in final.text()
-    assert [b.label for b in final.buttons] == ["Rematch"]  # no more moves
+    labels = [b.label for b in final.buttons]  # the game controls gave way to these
+    assert labels == ["Rematch", "Show hands", "Replay"]
     outcome = table.spec.engine.outcome(table.state)
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "fingers")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}

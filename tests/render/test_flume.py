@@ -19,6 +19,7 @@ from bot.render.flume import (
     render_flume,
     render_flume_png,
     render_hand,
+    revealed_hand_box,
     trick_box,
 )
 
@@ -139,3 +140,25 @@ def test_hand_strip_rings_playable_cards_and_raises_discards() -> None:
     up = hand_card_box(index, True)
     assert differs(plain, raised, up)
     assert set(flume_deck()) >= set(obs.hand)
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_a_finished_games_picture_shows_every_hand_clear_of_plates_and_trick(n: int) -> None:
+    state = table(n)
+    public_obs, revealed_obs = ENGINE.observe(state, None), ENGINE.revealed(state)
+    public, revealed = render_flume(public_obs, NAMES[:n]), render_flume(revealed_obs, NAMES[:n])
+    hands = [revealed_hand_box(revealed_obs, s) for s in range(n)]
+    others = [plate_box(revealed_obs, s) for s in range(n)]
+    others += [trick_box(revealed_obs, s) for s in range(n)]
+    for seat, box in enumerate(hands):
+        assert box[2] - box[0] > 100, "six small cards"
+        assert box[0] >= 18 and box[2] <= 634 and box[1] >= 130 and box[3] <= 584
+        assert differs(public, revealed, box)  # face up here, and only here
+        for other in hands[seat + 1 :] + others:
+            overlap = min(box[2], other[2]) - max(box[0], other[0]) > 0
+            assert not (overlap and min(box[3], other[3]) - max(box[1], other[1]) > 0)
+    changed = ImageChops.difference(public, revealed).getbbox()
+    assert changed is not None and changed[2] <= 640  # the side panel is the same
+    # The spectator's picture is the same whoever holds what: nothing hidden leaks into it.
+    other_deal = table(n, seed=11)
+    assert not differs(public, render_flume(ENGINE.observe(other_deal, None), NAMES[:n]), hands[0])

@@ -12,8 +12,11 @@ from bot.engines.qpoker_ai import choose_action
 from bot.render.qpoker import (
     BACK,
     FACE,
+    LEGEND_H,
+    SEATS,
     SIZE,
     SUPER,
+    is_revealed,
     qubit_box,
     render_qpoker,
     render_qpoker_png,
@@ -104,3 +107,18 @@ def test_every_table_size_names_and_the_end_of_a_match() -> None:
     final = render_qpoker(ENGINE.observe(state, None), names, ["The match is over."])
     assert final.size == SIZE
     assert differs(final, render_qpoker(played_obs(3, None), names))
+
+
+def test_a_finished_matchs_picture_turns_every_card() -> None:
+    state = make_state(["0 0 1 ~", "0 1s 0 0"])
+    public = render_qpoker(ENGINE.observe(state, None), NAMES[:2])
+    revealed_obs = ENGINE.revealed(state)
+    assert is_revealed(revealed_obs) and not is_revealed(ENGINE.observe(state, None))
+    assert not is_revealed(ENGINE.observe(state, 0))  # a player's own view is not "revealed"
+    revealed = render_qpoker(revealed_obs, NAMES[:2])
+    for seat, index in ((0, 0), (0, 2), (1, 0), (1, 3)):  # face down: turned now
+        assert differs(public, revealed, qubit_box(seat, index, 2))
+    for seat, index in ((0, 3), (1, 1)):  # the superposition and the shown card stay as they were
+        assert not differs(public, revealed, qubit_box(seat, index, 2))
+    legend = (SEATS[0], SEATS[3] - LEGEND_H - 8, SEATS[2], SEATS[3])
+    assert differs(public, revealed, legend)  # "face down, revealed"
