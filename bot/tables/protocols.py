@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engines.base import Engine, GameError
-from bot.tables.views import Control, ModalSpec, Panel
+from bot.tables.views import Control, Field, ModalSpec, Panel
 
 if TYPE_CHECKING:
     from bot.tables.table import Table
@@ -38,6 +38,13 @@ class TextPromptUI(Protocol):
 
     def modal(self, observation: Any, action: str) -> ModalSpec | None:
         """The text prompt for ``action`` (which starts with ``?``), or None to refuse it."""
+
+
+class FinalFieldsUI(Protocol):
+    """Optional extra of a :class:`GameUI`: more on the finished table than the standings."""
+
+    def final_fields(self, observation: Any, names: list[str]) -> list[Field]:
+        """Fields shown under the final standings (for example how the scores were made)."""
 
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
