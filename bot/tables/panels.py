@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from bot.engines.base import plural
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -64,9 +65,11 @@ def private_panel(view: PrivateView) -> Panel:
     return panel
 
 
-def _score(value: float) -> str:
-    """A final score as people write it: 10,050 and 2.5."""
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:,g}"
+def _score(value: float, unit: str = "point") -> str:
+    """A final score as people write it: "10,050 points", "1 book", "2.5 points"."""
+    if float(value).is_integer():
+        return plural(int(value), unit)
+    return f"{value:,g} {unit}s"
 
 
 def _public_panel(table: Table, turn_timeout: float) -> Panel:
@@ -87,15 +90,22 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
-        order = sorted(range(len(table.seats)), key=lambda s: outcome.ranks[s])
+        order = sorted(
+            range(len(table.seats)), key=lambda s: (outcome.ranks[s], -outcome.scores[s])
+        )
         standings = "\n".join(
-            f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s])}" for s in order
+            f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s], outcome.unit)}"
+            for s in order
         )
         winners = ", ".join(table.names[w] for w in outcome.winners) or "nobody (a draw)"
+        fields = [Field("Final standings", standings, inline=False)]
+        final_fields = getattr(spec.ui, "final_fields", None)
+        if final_fields is not None:
+            fields += final_fields(obs, table.names)
         return Panel(
             title=f"{title} · finished",
             description=f"🏆 **{winners}** won.\n\n{events}",
-            fields=[Field("Final standings", standings, inline=False)],
+            fields=fields,
             colour=0xF1C40F,
             image_png=image,
         )
