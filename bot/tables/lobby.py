@@ -156,7 +156,9 @@ class Lobby:
         await self._remove(table, seat, reason=f"{person.name} left the table")
         return table
 
-    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> Table:
+    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> str:
+        """Remove a player; the one public sentence saying so, for the command's own reply
+        (nothing else is posted)."""
         table = await self.core.fetch(game_id)
         require_host(table, actor.id, is_admin=is_admin, what="remove a player")
         seat = table.seat_of(target_id)
@@ -165,8 +167,9 @@ class Lobby:
         if target_id == actor.id:
             raise GameError("Use Leave to give up your own seat.")
         name = table.seats[seat].name
-        await self._remove(table, seat, reason=f"{name} was removed by {actor.name}")
-        return table
+        return await self._remove(
+            table, seat, reason=f"{name} was removed by {actor.name}", announce=False
+        )
 
     async def cancel(self, game_id: int, actor: Person, *, is_admin: bool) -> Table:
         table = await self.core.fetch(game_id)
@@ -182,7 +185,9 @@ class Lobby:
         if table.record.status != "lobby":
             raise GameError("The game has already started.")
 
-    async def _remove(self, table: Table, seat: int, *, reason: str) -> None:
+    async def _remove(self, table: Table, seat: int, *, reason: str, announce: bool = True) -> str:
+        """Free ``seat`` (lobby) or hand it to an AI (game); the sentence that says what
+        happened, also posted in the channel during a game when ``announce``."""
         core = self.core
         async with table.lock:
             if table.record.status == "lobby":
@@ -192,23 +197,25 @@ class Lobby:
                     table, rest
                 ):
                     await core.close_table(table, f"{reason}; the lobby closed.")
-                    return
+                    return f"{reason}; the lobby closed."
                 await core.set_seats(table, rest)
-                return
+                return f"{reason}."
             old = table.seats[seat]
             seats = list(table.seats)
             seats[seat] = SeatRecord(seat=seat, user_id=None, name=f"{old.name} (AI)", is_ai=True)
             if all(s.is_ai for s in seats):
-                await core.close_table(
-                    table, f"{reason}; with no players left the game was cancelled."
-                )
-                return
+                ended = f"{reason}; with no players left the game was cancelled."
+                await core.close_table(table, ended)
+                return ended
             if old.user_id == table.record.host_id:
                 await self._pass_host(table, seats)
             await core.set_seats(table, seats)
-            table.note(f"{reason}; an AI plays their seat now.")
+            sentence = f"{reason}; an AI plays their seat now."
+            table.note(sentence)
             table.changed.set()
-        await core.presenter.announce(table, f"{reason}; an AI plays their seat now.")
+        if announce:
+            await core.presenter.announce(table, sentence)
+        return sentence
 
     async def _pass_host(self, table: Table, seats: list[SeatRecord]) -> bool:
         """Make the first remaining person the host; False if nobody is left to take it."""

@@ -179,7 +179,7 @@ class TableManager:
     async def leave(self, game_id: int, person: Person) -> Table:
         return await self.lobby.leave(game_id, person)
 
-    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> Table:
+    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> str:
         return await self.lobby.kick(game_id, actor, target_id, is_admin=is_admin)
 
     async def cancel(self, game_id: int, actor: Person, *, is_admin: bool) -> Table:

@@ -216,3 +216,28 @@ async def test_an_unscoring_selection_says_why_on_the_table(w: World) -> None:
     assert f"Those dice don't score: a single {value} scores only in three of a kind" in text
     assert button(message, "roll").disabled
     await w.fake.slash(w.alice, "qdice cancel", channel=room)
+
+
+async def test_a_kick_posts_one_public_message(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob, w.carol])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    await w.fake.wait_idle()
+
+    def public() -> list[str]:  # what the channel shows everyone, bar turn pings
+        return [
+            f"{m.id}:{m.text()}"
+            for m in w.fake.messages(room, viewer=w.dave)
+            if not m.ephemeral and m.id != message.id and "your turn at" not in m.text()
+        ]
+
+    before = public()
+    kick = await w.fake.slash(w.alice, "qdice kick", channel=room, options={"player": w.bob.id})
+    await w.fake.wait_idle()
+    new = [line for line in public() if line not in before]
+    assert len(new) == 1, new
+    assert not kick.message.ephemeral and kick.message.id == int(new[0].split(":")[0])
+    assert "bob was removed by alice; an AI plays their seat now." in new[0]
+    assert table.seats[1].is_ai and "bob was removed" in message.refresh().text()
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
