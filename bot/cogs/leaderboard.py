@@ -82,6 +82,13 @@ async def leaderboard_parts(
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png"), "view": view}
 
 
+def _points(value: float) -> str:
+    """Points as people write them: "1 point", "12,400 points", "2.5 points"."""
+    if float(value).is_integer():
+        return plural(int(value), "point")
+    return f"{value:,g} points"
+
+
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
     """Previous/next on a leaderboard message; the page lives in the custom_id."""
 
@@ -144,7 +151,7 @@ class Leaderboard(commands.Cog):
                 name=title,
                 value=(
                     f"#{row.position} of {row.board_size} · rating {row.rating:.0f}\n"
-                    f"{row.games} played · {row.wins} won · {row.points:g} points"
+                    f"{row.games:,} played · {row.wins:,} won · {_points(row.points)}"
                 ),
                 inline=False,
             )

@@ -1374,7 +1374,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         limit = state.config.score_limit
         if limit is None or max(state.scores) < limit:
             return False
-        events.extend(self._game_over(state, f"Someone reached {limit} points."))
+        events.extend(self._game_over(state, f"Someone reached {plural(limit, 'point')}."))
         return True
 
     def _game_over(self, state: FluxState, reason: str) -> list[Event]:

@@ -161,7 +161,7 @@ def _draw_trick(
 
 def _draw_shoe(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
     x = FELT[0] + 20
-    text = f"{obs.cards_left} cards before the cut-off  ·  {obs.out_count} used"
+    text = f"{plural(obs.cards_left, 'card')} before the cut-off  ·  {obs.out_count:,} used"
     draw_text(draw, (x, SHOE_TOP), text, 18, PALETTE.text, anchor="lm")
     draw_text(draw, (x, SHOE_TOP + 28), "BURNED", 15, FELT_INK, anchor="lm")
     paste_fan(img, (x + 80, SHOE_TOP + 22), list(obs.burned), 40, overlap=0.35)
@@ -244,7 +244,7 @@ def _draw_row_detail(
             max_width=x1 - x0 - 40 - fan_width(len(shown), mini, 0.45),
         )
         return
-    parts = [f"{obs.hand_sizes[seat]} cards"]
+    parts = [plural(obs.hand_sizes[seat], "card")]
     if dice_text:
         parts.append(dice_text)
     line = _result_line(obs, seat)

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.engines.base import plural
 from bot.engines.qpoker import QPokerObservation, QubitView
 from bot.render.common import (
     BODY_BOTTOM,
@@ -165,7 +166,8 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
     if obs.winners:
         who = " and ".join(seat_name(names, w) for w in obs.winners)
         verb = "wins" if len(obs.winners) == 1 else "share the win"
-        strip_winner(draw, f"{who} {verb} the match with {obs.chips[obs.winners[0]]} chips!")
+        chips = plural(obs.chips[obs.winners[0]], "chip")
+        strip_winner(draw, f"{who} {verb} the match with {chips}!")
         return
     if obs.current is None:
         strip_note(draw, "Between rounds")
@@ -209,7 +211,7 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             max_width=CARDS_X - x0 - 50,
             bold=current,
         )
-        info = f"{obs.chips[seat]} chips"
+        info = plural(obs.chips[seat], "chip")
         if out:
             info += "  ·  out"
         elif seat == obs.called_by:
