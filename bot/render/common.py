@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,7 +168,8 @@ def clean_text(text: str) -> str:
     one space, and controls and format characters (joiners, direction marks) are dropped.
     A character the font lacks is replaced by its accent-free form or an ASCII stand-in
     when that can be drawn, else by ``?`` if it is a letter or digit (CJK, right-to-left
-    scripts) and dropped otherwise (most emoji).
+    scripts) and dropped otherwise (most emoji), with the space before it when punctuation
+    follows.
     """
     out: list[str] = []
     for raw in unicodedata.normalize("NFC", unescape(text)):
@@ -189,7 +191,16 @@ def clean_text(text: str) -> str:
             out.append(base)
         elif category[0] in "LN":
             out.append("?")
-    return " ".join("".join(out).split())
+        else:
+            out.append(_DROPPED)
+    # "Zoë 🎲's turn" must not become "Zoë 's turn": a space before a dropped character goes
+    # with it when punctuation follows.
+    joined = _SPACE_BEFORE_DROPPED.sub("", "".join(out)).replace(_DROPPED, "")
+    return " ".join(joined.split())
+
+
+_DROPPED = "\x00"
+_SPACE_BEFORE_DROPPED = re.compile(r" \x00+(?=[^\w\s\x00])")
 
 
 def display_name(name: str, fallback: str) -> str:

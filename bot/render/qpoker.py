@@ -208,7 +208,8 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             18,
             colour,
             anchor="lm",
-            max_width=CARDS_X - x0 - 50,
+            # the row's width when it holds no qubits (between rounds, at the end)
+            max_width=(CARDS_X if obs.qubits[seat] or out else x1 - 16) - x0 - 50,
             bold=current,
         )
         info = plural(obs.chips[seat], "chip")
@@ -225,7 +226,7 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             draw_text(
                 draw,
                 (bx1 + 14, (by0 + by1) / 2),
-                f"{stake} on the table",
+                f"{plural(stake, 'chip')} at stake",
                 14,
                 PALETTE.felt_text,
                 anchor="lm",
@@ -298,8 +299,9 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
         sign = "+" if net > 0 else ""
         net_colour = PALETTE.good if net > 0 else (PALETTE.bad if net < 0 else PALETTE.text_dim)
         draw_text(
-            draw, (x1 - 60, ly), f"{result.points[seat]} pt", 15, PALETTE.text_dim, anchor="rm"
-        )
+            draw, (x1 - 60, ly), plural(result.points[seat], "pt", "pts"), 15, PALETTE.text_dim,
+            anchor="rm",
+        )  # fmt: skip
         draw_text(draw, (x1 - 16, ly), f"{sign}{net}", 16, net_colour, anchor="rm", bold=True)
 
 

@@ -69,6 +69,9 @@ def test_font_is_cached_dejavu() -> None:
         ("a\x1eb", "ab"),
         ("a\u200db\u200e", "ab"),  # joiner and direction mark dropped
         ("Bob 🎲", "Bob"),
+        ("It is Zoë 🎲's turn", "It is Zoë's turn"),  # no stray space before the apostrophe
+        ("Zoë 🎲, Bob 🎲 and Ann", "Zoë, Bob and Ann"),
+        ("a 🎲b", "a b"),
         ("世界", "??"),
         ("Bob 李", "Bob ?"),
         ("דוד", "???"),  # right-to-left: basic layout would draw it backwards
