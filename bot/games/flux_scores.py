@@ -12,7 +12,7 @@ from bot.tables.views import Field
 
 FIELD_LIMIT = 1024  # Discord's limit on one embed field's value
 HAND_BUDGET = 2000  # characters of "Hand by hand" at most (an embed holds 6,000 in all)
-NOTE_ROOM = 60  # kept free in the first field for the note on the hands left out
+NOTE_ROOM = 60  # a hand's line leaves room for the note on the hands left out
 
 
 def _names(template: str, names: list[str]) -> str:
@@ -89,23 +89,23 @@ def score_fields(obs: FluxObservation, names: list[str]) -> list[Field]:
         for s in order
     )
     fields = [Field("Where the points came from", _fit(players), inline=False)]
-    lines = [hand_line(h, names) for h in ledger]
-    chunks: list[list[str]] = [[]]
-    kept, budget = 0, HAND_BUDGET
-    for line in reversed(lines):  # newest first, so the end of the game always shows
-        line = _fit(line, FIELD_LIMIT - NOTE_ROOM)
+    lines = [_fit(hand_line(h, names), FIELD_LIMIT - NOTE_ROOM) for h in ledger]
+    kept: list[str] = []
+    budget = HAND_BUDGET
+    for line in reversed(lines):  # the newest hands first, so the end of the game shows
         if len(line) + 1 > budget:
             break
-        if sum(len(x) + 1 for x in chunks[-1]) + len(line) > FIELD_LIMIT - NOTE_ROOM:
-            chunks.append([])
-        chunks[-1].insert(0, line)
+        kept.insert(0, line)
         budget -= len(line) + 1
-        kept += 1
-    chunks.reverse()
-    left_out = len(lines) - kept
+    left_out = len(lines) - len(kept)
     if left_out:
         first = "Hand 1" if left_out == 1 else f"Hands 1 to {left_out}"
-        chunks[0].insert(0, f"{first}: see the score sheet in the picture.")
+        kept.insert(0, f"{first}: see the score sheet in the picture.")
+    chunks: list[list[str]] = [[]]
+    for line in kept:  # in order, as many to a field as fit
+        if chunks[-1] and sum(len(x) + 1 for x in chunks[-1]) + len(line) > FIELD_LIMIT:
+            chunks.append([])
+        chunks[-1].append(line)
     for i, chunk in enumerate(chunks):
         name = "Hand by hand" if i == 0 else "Hand by hand (continued)"
         fields.append(Field(name, "\n".join(chunk), inline=False))
