@@ -72,6 +72,11 @@ def _score(value: float, unit: str = "point") -> str:
     return f"{value:,g} {unit}s"
 
 
+def _and(words: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def _public_panel(table: Table, turn_timeout: float) -> Panel:
     spec, record = table.spec, table.record
     title = f"{spec.emoji} {spec.title} · game #{table.id}"
@@ -97,7 +102,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
             f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s], outcome.unit)}"
             for s in order
         )
-        winners = ", ".join(table.names[w] for w in outcome.winners) or "nobody (a draw)"
+        winners = _and([table.names[w] for w in outcome.winners]) or "nobody (a draw)"
         fields = [Field("Final standings", standings, inline=False)]
         final_fields = getattr(spec.ui, "final_fields", None)
         if final_fields is not None:
