@@ -26,6 +26,7 @@ from bot.render.common import (
     WIDTH,
     draw_die,
     draw_text,
+    ellipsize,
     fit_font,
     font,
     panel,
@@ -44,6 +45,7 @@ TRICK_W = 76
 TRICK_TOP = 268
 SHOE_TOP = 470
 MINI_W = 36
+HEADER_W = 560  # the header line's width, right of the title
 FELT_INK = PALETTE.felt_text
 PHASE_TEXT = {
     "claim": "Original hand claims",
@@ -76,10 +78,13 @@ def row_box(seat: int, n_players: int) -> tuple[int, int, int, int]:
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
-    info = (
-        f"Hand {obs.hand_no}  ·  {seat_name(names, obs.dealer)} deals  ·  {PHASE_TEXT[obs.phase]}"
+    before, after = f"Hand {obs.hand_no}  ·  ", f" deals  ·  {PHASE_TEXT[obs.phase]}"
+    fixed = font(18).getlength(before + after)
+    dealer = ellipsize(seat_name(names, obs.dealer), font(18), HEADER_W - fixed)  # the rest stays
+    info = before + dealer + after
+    draw_text(
+        draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=HEADER_W
     )
-    draw_text(draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=560)
     variants = ", ".join(obs.variants) if obs.variants else "none"
     extra = f"Variants: {variants}  ·  {plural(obs.decks, 'deck')}"
     draw_text(
