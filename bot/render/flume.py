@@ -30,6 +30,7 @@ from bot.render.common import (
     draw_text,
     ellipsize,
     fit_font,
+    fit_names,
     font,
     header_info,
     panel,
@@ -92,23 +93,12 @@ def _side_names(
     obs: FlumeObservation, names: list[str], team: int, fit: tuple[int, float] | None = None
 ) -> str:
     """The partners of a team, "Ann & Bob"; with ``fit`` (font size, width), each name is
-    shortened on its own so that both still show."""
+    shortened only as needed so that both still show."""
     members = [seat_name(names, s) for s in range(4) if s % 2 == team]
     if fit is None:
         return " & ".join(members)
     size, width = fit
-    fnt = font(size)
-    if fnt.getlength(" & ".join(members)) <= width:
-        return " & ".join(members)
-    room = (width - fnt.getlength(" & ")) / 2
-    short = [m for m in members if fnt.getlength(m) <= room]
-    if len(short) == 1:  # the short name whole, the long one in the room left
-        long = next(m for m in members if m not in short)
-        rest = width - fnt.getlength(" & ") - fnt.getlength(short[0])
-        members = [short[0] if m == short[0] else ellipsize(long, fnt, rest) for m in members]
-    else:
-        members = [ellipsize(m, fnt, room) for m in members]
-    return " & ".join(members)
+    return fit_names(members, font(size), width)
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
@@ -139,9 +129,10 @@ PHASE_VERBS = {
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
     if obs.phase == "over":
-        who = " & ".join(seat_name(names, w) for w in obs.winners)
         score = obs.scores[obs.winners[0]] if obs.winners else 0
-        strip_winner(draw, f"{who} win with {plural(score, 'point')}!")
+        verb = "wins" if len(obs.winners) == 1 else "win"
+        who = [seat_name(names, w) for w in obs.winners]
+        strip_winner(draw, f"{{names}} {verb} with {plural(score, 'point')}!", names=who)
         return
     if obs.current is None:
         strip_note(draw)

@@ -28,6 +28,7 @@ from bot.render.common import (
     draw_text,
     ellipsize,
     fit_font,
+    fit_names,
     font,
     panel,
     seat_name,
@@ -276,14 +277,15 @@ def _draw_banner(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[st
         return
     box = banner_box(obs)
     panel(draw, box, PALETTE.win, radius=12)
+    width = box[2] - box[0] - 24
     if obs.winner is None:
         text = "The game is drawn"
+        fnt = font(24, True)
     else:
-        text = (
-            f"{seat_name(names, obs.winner)} wins with {plural(obs.scores[obs.winner], 'point')}!"
-        )
-    width = box[2] - box[0] - 24
-    fnt = fit_font(text, (24, 21, 18), width, bold=True)
+        tail = f" wins with {plural(obs.scores[obs.winner], 'point')}!"
+        name = seat_name(names, obs.winner)
+        fnt = fit_font(name + tail, (24, 21, 18), width, bold=True)
+        text = fit_names([name], fnt, width - fnt.getlength(tail) - 4) + tail
     draw_text(
         draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, int(fnt.size), PALETTE.win_ink,
         anchor="mm", max_width=width, bold=True,

@@ -164,10 +164,10 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: QPokerObservation) -> None:
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
     if obs.winners:
-        who = " and ".join(seat_name(names, w) for w in obs.winners)
+        who = [seat_name(names, w) for w in obs.winners]
         verb = "wins" if len(obs.winners) == 1 else "share the win"
         chips = plural(obs.chips[obs.winners[0]], "chip")
-        strip_winner(draw, f"{who} {verb} the match with {chips}!")
+        strip_winner(draw, f"{{names}} {verb} the match with {chips}!", names=who, joiner=" and ")
         return
     if obs.current is None:
         strip_note(draw, "Between rounds")
