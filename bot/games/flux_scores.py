@@ -41,6 +41,9 @@ def player_line(ledger: list[HandScore], seat: int, name: str, score: int) -> st
     if poker:
         won = sum(1 for h in ledger if h.poker[seat] > 0)
         parts.append(f"{plural(won, 'poker game')} ({_signed(poker)})")
+    earlier = score - (tricks + fluxes + value + poker)
+    if earlier:  # a game begun before the sheet was kept
+        parts.insert(0, f"earlier hands ({_signed(earlier)})")
     why = ", ".join(parts) if parts else "nothing scored"
     return f"**{name}**: {plural(score, 'point')} from {why}"
 

@@ -366,7 +366,11 @@ def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: li
                       max_width=right - left - 6, bold=bold)  # fmt: skip
         y += SHEET_ROW
 
-    for label, values in sheet_rows(obs.ledger, room):
+    # A game begun before the sheet was kept shows its earlier points in one line.
+    unsheeted = [obs.scores[s] - sum(h.total(s) for h in obs.ledger) for s in range(n)]
+    earlier = [("Earlier", unsheeted)] if any(unsheeted) else []
+    rows = earlier + sheet_rows(obs.ledger, room - len(earlier))
+    for label, values in rows:
         row(label, values)
     y += 6
     draw.line((x0, y, x1, y), fill=(60, 120, 96), width=1)

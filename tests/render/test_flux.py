@@ -152,6 +152,7 @@ def test_the_final_picture_is_a_score_sheet() -> None:
     assert sheet.size == SIZE
     other = obs.model_copy(deep=True)
     other.ledger[0].poker[0] += 7  # a different first line of the sheet
+    other.scores[0] += 7
     left, right = sheet_column(0, 4)
     top = SHEET_TOP + 26
     assert _differs(sheet, render_flux(other, NAMES), (left, top, right, top + 22))
@@ -169,3 +170,16 @@ def test_many_hands_fold_the_earliest_into_one_line() -> None:
     assert sheet_rows(state.ledger[:4], 10) == [
         (f"Hand {h.hand_no}", [h.total(s) for s in range(3)]) for h in state.ledger[:4]
     ]
+
+
+def test_a_game_begun_before_the_sheet_was_kept_still_adds_up() -> None:
+    state = _played_out(3, 2)
+    state.ledger = state.ledger[1:]  # as if the first hand was played before the upgrade
+    obs = ENGINE.observe(state, None)
+    fields = FluxUI().final_fields(obs, NAMES[:3])
+    lines = fields[0].value.splitlines()
+    for seat, name in enumerate(NAMES[:3]):
+        line = next(x for x in lines if x.startswith(f"**{name}**"))
+        assert sum(int(p) for p in re.findall(r"\(\+(\d+)\)", line)) == state.scores[seat]
+    assert "earlier hands (+" in fields[0].value
+    assert render_flux(obs, NAMES[:3]).size == SIZE
