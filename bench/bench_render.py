@@ -22,6 +22,7 @@ from bot.engines.qdice import QDiceObservation
 from bot.render.common import to_png
 from bot.render.leaderboard import LeaderboardRow, render_leaderboard
 from bot.render.qdice import render_qdice
+from bot.render.stats import RatingSeries, render_rating_chart
 from tests.render.builders import dice as _dice
 from tests.render.builders import make_obs as _obs
 
@@ -98,7 +99,9 @@ def main(repeats: int = 30) -> None:
     print(f"\nqdice image size: {size[0]}x{size[1]}")
 
     rows = [
-        LeaderboardRow(i + 1, NAMES[i % len(NAMES)], 40 - i, 20 - i, 50_000 - 4_000 * i, 30.0 - i)
+        LeaderboardRow(
+            i + 1, NAMES[i % len(NAMES)], 40 - i, 20 - i, 50_000 - 4_000 * i, 1_500 - 23 * i, i >= 7
+        )
         for i in range(10)
     ]
     board = render_leaderboard("Quantum Dice leaderboard", rows, 1, 3)
@@ -107,6 +110,19 @@ def main(repeats: int = 30) -> None:
     print(
         f"leaderboard (10 rows) {board.size[0]}x{board.size[1]}: render {_fmt(board_t)}  "
         f"png {_fmt(board_png)}  {len(to_png(board)) / 1024:.1f} KiB"
+    )
+
+    # /stats: three games' ratings, 200 games in the longest.
+    series = [
+        RatingSeries(title, [1000.0 + 3 * i * (k + 1) % 250 for i in range(n + 1)])
+        for k, (title, n) in enumerate((("Quantum dice", 200), ("Flume", 40), ("Flux", 3)))
+    ]
+    chart = render_rating_chart("Alice", series)
+    chart_t = _time(lambda: render_rating_chart("Alice", series), repeats)
+    chart_png = _time(lambda: to_png(chart), repeats)
+    print(
+        f"rating chart (3 lines) {chart.size[0]}x{chart.size[1]}: render {_fmt(chart_t)}  "
+        f"png {_fmt(chart_png)}  {len(to_png(chart)) / 1024:.1f} KiB"
     )
 
 

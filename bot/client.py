@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "bot.cogs.general",
     "bot.cogs.leaderboard",
+    "bot.cogs.stats",
     "bot.cogs.admin",
     "bot.cogs.qdice",
     "bot.cogs.qpoker",
@@ -67,7 +68,15 @@ class QuantumTableBot(commands.AutoShardedBot):
     servers on them (other processes run the rest, on the same database).
     """
 
-    def __init__(self, settings: Settings, *, games: dict[str, GameSpec] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        games: dict[str, GameSpec] | None = None,
+        log_invite: bool = True,
+    ) -> None:
+        """``log_invite``: log the invite link once online (not against the sandbox, whose
+        application id invites nobody)."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -80,6 +89,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             shard_ids=settings.shard_ids,
         )
         self.settings = settings
+        self.log_invite = log_invite
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()
         self.restored = asyncio.Event()
@@ -146,7 +156,7 @@ class QuantumTableBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         assert self.user is not None
         log.info("Online as %s in %d server(s)", self.user, len(self.guilds))
-        if self.application_id:
+        if self.application_id and self.log_invite:
             log.info("Invite me with: %s", invite_url(self.application_id))
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

@@ -22,6 +22,7 @@ from bot import answers
 from bot.engines.base import GameError
 from bot.storage.backends import is_unavailable
 from bot.tables.manager import Person, TableManager
+from bot.tables.panels import take_back_hint
 from bot.tables.protocols import NotSeated, NotYourTurn
 from bot.tables.table import Table
 from bot.tables.views import (
@@ -31,6 +32,8 @@ from bot.tables.views import (
     HAND,
     JOIN,
     LEAVE,
+    REJOIN,
+    REMATCH,
     REMOVE_AI,
     START,
     STAY,
@@ -348,8 +351,47 @@ async def handle_click(
         table = await _tables(interaction).fetch(game_id)
         await open_modal(interaction, table, version, action)  # must be the first answer
         return
-    async with answers.in_time(interaction, new_message=action == HAND):
+    if action == REMATCH:
+        async with answers.in_time(interaction, public=True, new_message=True):
+            await open_rematch(interaction, game_id)
+        return
+    async with answers.in_time(interaction, new_message=action in (HAND, REJOIN)):
         await _handle_click(interaction, game_id, version, action)
+
+
+def table_link(table: Table) -> str:
+    """A link to the table message (or its channel while it has none)."""
+    record = table.record
+    if record.message_id is None:
+        return f"<#{table.location_id}>"
+    return f"https://discord.com/channels/{record.guild_id}/{table.location_id}/{record.message_id}"
+
+
+async def open_rematch(interaction: discord.Interaction, game_id: int) -> None:
+    """Rematch on a finished table: post the new lobby here, mentioning the invited players,
+    or point to the one already open."""
+    manager = _tables(interaction)
+    table, opened = await manager.rematch(game_id, person(interaction.user))
+    if not opened:
+        await answers.send(
+            interaction,
+            ephemeral=True,
+            content=f"The rematch is already open: game #{table.id} {table_link(table)}",
+        )
+        return
+    panel = manager.public_panel(table)
+    invited = [discord.Object(s.user_id) for s in table.seats if s.invited and s.user_id]
+    try:
+        message_id = await answers.send(
+            interaction,
+            allowed_mentions=discord.AllowedMentions(users=invited),
+            **message_parts(panel, table.id),
+        )
+    except Exception:
+        # A lobby nobody can see would block the channel: close it (Rematch opens another).
+        await manager.rematches.withdraw(table)
+        raise
+    await manager.attach_message(table, message_id)
 
 
 async def _handle_click(
@@ -362,6 +404,13 @@ async def _handle_click(
     if action == HAND:
         panel = await manager.private_panel(game_id, who.id)
         await send_private(interaction, table, panel, edit=False)
+        return
+    if action == REJOIN:
+        # The seat is theirs again: answer with their own view, so they can move at once.
+        await manager.rejoin(game_id, who)
+        panel = await manager.private_panel(game_id, who.id)
+        await send_private(interaction, table, panel, edit=False)
+        await manager.refresh(table)
         return
     if action in (LEAVE, CANCEL) and table.record.status == "active":
         await ask_to_confirm(interaction, table, action)
@@ -380,7 +429,11 @@ async def _handle_click(
             if action == LEAVE
             else manager.cancel(game_id, who, is_admin=is_manager(interaction))
         )
-        done = "You left the table." if action == LEAVE else "The game is cancelled."
+        done = "The game is cancelled."
+        if action == LEAVE:
+            done = "You left the table."
+            if table.record.status == "active":
+                done += f" To take your seat back while the game runs: {take_back_hint(table)}."
         await answers.edit(interaction, content=done, view=None)
         await manager.refresh(table)
         return
@@ -421,10 +474,16 @@ async def ask_to_confirm(interaction: discord.Interaction, table: Table, action:
     sees: one slip next to My hand must not end anyone's game."""
     if action == LEAVE:
         if table.seat_of(interaction.user.id) is None:
+            if table.left_seat_of(interaction.user.id) is not None:
+                raise NotSeated(
+                    "You already left this table: an AI plays your seat. To take it back: "
+                    f"{take_back_hint(table)}."
+                )
             raise NotSeated("You're not playing at this table.")
         question = (
-            f"Leave game #{table.id}? An AI plays your seat for the rest of the game, and "
-            "the game won't count for you."
+            f"Leave game #{table.id}? An AI plays your seat from now on. You can take it back "
+            f"while the game runs ({take_back_hint(table)}); if you don't, the game won't "
+            "count for you."
         )
         label = "Leave"
     else:

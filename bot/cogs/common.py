@@ -2,7 +2,7 @@
 
 Each game cog builds its ``/<game>`` group with :func:`game_group`, supplying only its own
 ``start`` command (whose options differ per game). ``hand``, ``status``, ``leave``,
-``cancel`` and ``kick`` behave the same for every game.
+``rejoin``, ``cancel`` and ``kick`` behave the same for every game.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot import answers
 from bot.engines.base import GameError
+from bot.tables.panels import take_back_hint
 from bot.tables.table import Table
 from bot.ui import is_manager, message_parts, person, send_private
 
@@ -129,8 +130,23 @@ def game_group(
         table = table_here(interaction, game)
         async with answers.in_time(interaction):
             await _bot(interaction).tables.leave(table.id, person(interaction.user))
-            await answers.send(interaction, content="You left the table.", ephemeral=True)
+            done = "You left the table."
+            if table.record.status == "active":
+                done += f" To take your seat back while the game runs: {take_back_hint(table)}."
+            await answers.send(interaction, content=done, ephemeral=True)
         await _bot(interaction).tables.refresh(table)
+
+    @app_commands.command(
+        name="rejoin", description="Take your seat back from the AI playing it for you"
+    )
+    async def rejoin(interaction: discord.Interaction) -> None:
+        table = table_here(interaction, game)
+        tables = _bot(interaction).tables
+        async with answers.in_time(interaction):
+            await tables.rejoin(table.id, person(interaction.user))
+            panel = await tables.private_panel(table.id, interaction.user.id)
+            await send_private(interaction, table, panel, edit=False)
+        await tables.refresh(table)
 
     @app_commands.command(name="cancel", description="Cancel the game here (host or Manage Server)")
     async def cancel(interaction: discord.Interaction) -> None:
@@ -155,6 +171,6 @@ def game_group(
             await answers.send(interaction, content=said)  # the one public word on it
         await _bot(interaction).tables.refresh(table)
 
-    for command in (hand, status, leave, cancel, kick):
+    for command in (hand, status, leave, rejoin, cancel, kick):
         group.add_command(command)
     return group

@@ -12,8 +12,9 @@ from discord.ext import commands
 
 from bot import __version__
 from bot.cogs.options import OneOf
-from bot.engines.base import GameError
+from bot.engines.base import GameError, plural
 from bot.games import all_games
+from bot.storage import PROVISIONAL_GAMES
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -88,10 +89,28 @@ class General(commands.Cog):
         embed.add_field(
             name="AI players and results",
             value="AI players come at three levels: easy, normal and hard (**Add AI** adds a "
-            "normal one). When you run out of time an AI plays your seat until you act again. "
+            "normal one). When you run out of time or leave, an AI plays your seat: take it back "
+            "while the game runs with **Take my seat back** or `/<game> rejoin` (not after the "
+            "host removed you). "
             "A seat an AI played for most of its moves counts as abandoned: it is ranked last "
             "and earns no win and no rating. `/settings` turns off the message that tells you "
             "your turn has come.",
+            inline=False,
+        )
+        embed.add_field(
+            name="Leaderboards and ratings",
+            value="Each game has a board per server, ranked by **rating**: a cautious estimate "
+            "of skill that starts at 1,000 and rises as you win, most against strong players. "
+            f"With fewer than {plural(PROVISIONAL_GAMES, 'game')} you are **provisional**: "
+            "tagged on the board and listed after the ranked players until your rating settles. "
+            "`/stats` charts your rating game by game.",
+            inline=False,
+        )
+        embed.add_field(
+            name="Rematch",
+            value="When a game ends, any of its players can press **Rematch**: a new lobby "
+            "opens here with the same game, options and AI players, the others are invited "
+            "and keep their seats by pressing **Join**.",
             inline=False,
         )
         embed.add_field(

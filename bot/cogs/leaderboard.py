@@ -1,4 +1,4 @@
-"""/leaderboard and /stats: per-server standings for each game, with a skill rating."""
+"""/leaderboard: per-server standings for each game, ranked by skill rating."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError, plural
 from bot.render.leaderboard import render_leaderboard_png
-from bot.text import safe_name
+from bot.storage import PROVISIONAL_GAMES
 from bot.ui import reply_error
 
 if TYPE_CHECKING:
@@ -27,6 +27,17 @@ PAGE_ID = re.compile(r"lb:(?P<game>[a-z]+):(?P<page>[0-9]+):(?P<dir>prev|next)")
 
 def _bot(interaction: discord.Interaction) -> QuantumTableBot:
     return interaction.client  # type: ignore[return-value]
+
+
+def board_caption(total: int) -> str:
+    """How the board is ordered, in a few words under its title."""
+    return (
+        f"{plural(total, 'player')} ranked by **rating**, the number on the right: a cautious "
+        "estimate of skill that starts at 1,000 and rises as you win, most against strong "
+        f"players. Anyone with fewer than {plural(PROVISIONAL_GAMES, 'game')} is "
+        "**provisional** (tagged in the picture): their rating is still settling, so they are "
+        f"listed after everyone who has played {PROVISIONAL_GAMES} or more."
+    )
 
 
 async def leaderboard_parts(
@@ -48,25 +59,23 @@ async def leaderboard_parts(
         )
     shown = [
         {
-            "rank": (page - 1) * PAGE_SIZE + i + 1,
+            "rank": row.position,
             "name": row.name,
             "games": row.games,
             "wins": row.wins,
-            "points": int(row.points),
-            "rating": row.rating,
+            "points": round(row.points),
+            "rating": row.shown_rating,  # the number the board is sorted by
+            "provisional": row.provisional,
         }
-        for i, row in enumerate(rows)
+        for row in rows
     ]
     title = f"{spec.title} leaderboard"
-    png = await asyncio.to_thread(render_leaderboard_png, title, shown, page, pages)
+    png = await asyncio.to_thread(
+        render_leaderboard_png, title, shown, page, pages, provisional_games=PROVISIONAL_GAMES
+    )
     embed = discord.Embed(
         title=title,
-        description=(
-            f"{plural(total, 'player')} ranked by skill rating. Rating starts near 1000 and grows with "
-            "wins against strong players."
-            if total
-            else "No finished games yet: start one!"
-        ),
+        description=(board_caption(total) if total else "No finished games yet: start one!"),
         colour=0xF1C40F,
     )
     embed.set_image(url="attachment://leaderboard.png")
@@ -80,13 +89,6 @@ async def leaderboard_parts(
         )
         view.add_item(PageButton(button))
     return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png"), "view": view}
-
-
-def _points(value: float) -> str:
-    """Points as people write them: "1 point", "12,400 points", "2.5 points"."""
-    if float(value).is_integer():
-        return plural(int(value), "point")
-    return f"{value:,g} points"
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
@@ -132,41 +134,6 @@ class Leaderboard(commands.Cog):
         assert interaction.guild_id is not None
         parts = await leaderboard_parts(self.bot, interaction.guild_id, game, page)
         await interaction.response.send_message(**parts)
-
-    @app_commands.command(name="stats", description="A player's record on this server")
-    @app_commands.describe(player="Whose record (default: yours)")
-    @app_commands.guild_only()
-    async def stats(
-        self, interaction: discord.Interaction, player: discord.Member | None = None
-    ) -> None:
-        assert interaction.guild_id is not None
-        who = player or interaction.user
-        rows = await self.bot.db.user_stats(interaction.guild_id, who.id)
-        embed = discord.Embed(title=f"{safe_name(who.display_name)}'s record", colour=0x5865F2)
-        if not rows:
-            embed.description = "No finished games on this server yet."
-        for row in rows:
-            title = self.bot.games[row.game].title if row.game in self.bot.games else row.game
-            embed.add_field(
-                name=title,
-                value=(
-                    f"#{row.position} of {row.board_size} · rating {row.rating:.0f}\n"
-                    f"{row.games:,} played · {row.wins:,} won · {_points(row.points)}"
-                ),
-                inline=False,
-            )
-        against = await self.bot.db.results_against_ai(interaction.guild_id, who.id)
-        if against:
-            embed.add_field(
-                name="Against AI players (by the strongest at the table)",
-                value="\n".join(
-                    f"{r.level.capitalize()}: {r.wins} won of {r.games} "
-                    f"({100 * r.wins / r.games:.0f}%)"
-                    for r in against
-                ),
-                inline=False,
-            )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: QuantumTableBot) -> None:

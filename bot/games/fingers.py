@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from PIL import Image
+
 from bot.engines import fingers_ai
 from bot.engines.fingers import (
     NAME_LENGTH,
@@ -18,7 +20,7 @@ from bot.engines.fingers import (
     FingersObservation,
     ask_actions,
 )
-from bot.render.fingers import holding_text, render_fingers_png
+from bot.render.fingers import holding_text, render_fingers
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import ASK_TEXT, Control, Field, ModalSpec, Option, Panel
 
@@ -38,8 +40,10 @@ def _who(names: list[str], seat: int | None) -> str:
 
 
 class FingersUI:
-    def table_png(self, observation: FingersObservation, names: list[str], log: list[str]) -> bytes:
-        return render_fingers_png(observation, names, log)
+    def table_image(
+        self, observation: FingersObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_fingers(observation, names, log)
 
     def turn_text(self, observation: FingersObservation, names: list[str]) -> str:
         obs = observation

@@ -8,12 +8,14 @@ they may play, and for the five-handed call three menus of cards plus *Play alon
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.engines import flume_ai
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
 from bot.engines.flume_rules import POINT_LABELS, is_trump
-from bot.render.flume import render_flume_png, render_hand_png
+from bot.render.flume import render_flume, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel, Style
 
@@ -99,8 +101,10 @@ def _call_menus(obs: FlumeObservation, legal: list[str]) -> list[Control]:
 
 
 class FlumeUI:
-    def table_png(self, observation: FlumeObservation, names: list[str], log: list[str]) -> bytes:
-        return render_flume_png(observation, names, log)
+    def table_image(
+        self, observation: FlumeObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_flume(observation, names, log)
 
     def turn_text(self, observation: FlumeObservation, names: list[str]) -> str:
         obs = observation

@@ -6,6 +6,8 @@ act from their private view (**My hand**), whose buttons edit it in place.
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.engines import flux_ai
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
@@ -19,7 +21,7 @@ from bot.engines.flux_rules import (
     variants_text,
 )
 from bot.games.flux_scores import score_fields
-from bot.render.flux import render_flux_png, render_hand_png
+from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
 
@@ -59,8 +61,10 @@ def value_text(value: int, target: int, raw: int | None = None) -> str:
 
 
 class FluxUI:
-    def table_png(self, observation: FluxObservation, names: list[str], log: list[str]) -> bytes:
-        return render_flux_png(observation, names, log)
+    def table_image(
+        self, observation: FluxObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_flux(observation, names)
 
     def turn_text(self, observation: FluxObservation, names: list[str]) -> str:
         obs = observation

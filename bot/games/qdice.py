@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.engines import qdice_ai
 from bot.engines.base import plural
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
 from bot.engines.qdice_scoring import why_no_score
-from bot.render.qdice import render_qdice_png
+from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
 
-COLOUR_MARK = {"A": "⬜", "B": "🟦"}
+COLOUR_MARK = {"A": "⬜", "B": "🟦"}  # ivory and blue; the label names the colour too
 
 
 class QDiceUI:
-    def table_png(self, observation: QDiceObservation, names: list[str], log: list[str]) -> bytes:
-        return render_qdice_png(observation, names, log)
+    def table_image(
+        self, observation: QDiceObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_qdice(observation, names, log)
 
     def turn_text(self, observation: QDiceObservation, names: list[str]) -> str:
         obs = observation
@@ -42,7 +46,7 @@ class QDiceUI:
         controls = [
             Control(
                 f"t{i}",
-                f"{die.value}",
+                f"{die.value} · {die.colour}",  # readable where the emoji is not
                 "primary" if i in obs.selected else "secondary",
                 row=i // 3,
                 emoji=COLOUR_MARK[die.colour],

@@ -10,6 +10,8 @@ theirs (``SWAP:2:1.3``). Calling measurement is a button.
 
 from __future__ import annotations
 
+from PIL import Image
+
 from bot.engines import qpoker_ai
 from bot.engines.base import plural
 from bot.engines.qpoker import (
@@ -21,7 +23,7 @@ from bot.engines.qpoker import (
     QPokerObservation,
     QubitView,
 )
-from bot.render.qpoker import render_qpoker_png
+from bot.render.qpoker import render_qpoker, render_qpoker_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
 
@@ -57,8 +59,10 @@ def _bit(view: QubitView) -> str:
 
 
 class QPokerUI:
-    def table_png(self, observation: QPokerObservation, names: list[str], log: list[str]) -> bytes:
-        return render_qpoker_png(observation, names, log)
+    def table_image(
+        self, observation: QPokerObservation, names: list[str], log: list[str]
+    ) -> Image.Image:
+        return render_qpoker(observation, names, log)
 
     def turn_text(self, observation: QPokerObservation, names: list[str]) -> str:
         obs = observation

@@ -696,6 +696,13 @@ def event_lines(
 # --------------------------------------------------------------------------- output
 
 
+def palette_image(image: Image.Image) -> Image.Image:
+    """256 colours for ``image`` (an RGB picture), as a palette image to quantize onto."""
+    w, h = image.size
+    sample = image.resize((max(1, w // 2), max(1, h // 2)), Image.Resampling.NEAREST)
+    return sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def to_png(image: Image.Image, *, palette: bool = True, compress_level: int = 1) -> bytes:
     """Encode ``image`` as PNG bytes, deterministically.
 
@@ -707,10 +714,7 @@ def to_png(image: Image.Image, *, palette: bool = True, compress_level: int = 1)
     sent on every move). Pass ``palette=False`` for photographic content.
     """
     if palette and image.mode == "RGB":
-        w, h = image.size
-        sample = image.resize((max(1, w // 2), max(1, h // 2)), Image.Resampling.NEAREST)
-        colours = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        image = image.quantize(palette=colours, dither=Image.Dither.NONE)
+        image = image.quantize(palette=palette_image(image), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()

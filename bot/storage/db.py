@@ -41,6 +41,7 @@ from .models import (
     AI_PLAYER_NAME,
     AI_USER_ID,
     CLOSED_STATUSES,
+    PROVISIONAL_GAMES,
     ActionRecord,
     AIRecord,
     FinishedGame,
@@ -48,6 +49,7 @@ from .models import (
     GameStatus,
     LeaderboardRow,
     RatingChange,
+    RatingPoint,
     SeatRecord,
     SeatResult,
     UserStats,
@@ -86,13 +88,28 @@ _GAME_SELECT: Final = """
     FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id
 """
 
-# Competition ranking: 1 + the number of real players strictly ahead on
-# (rating, wins, games). Equal records share a place.
-_POSITION_SQL: Final = """
+
+def _board_key(t: str) -> tuple[str, ...]:
+    """A board's sort key for the players row aliased ``t``, best first when descending:
+    established (enough games) before provisional, then the rating as shown (rounded here,
+    so what is shown and what is sorted are the same number), then wins, then games."""
+    return (
+        f"CASE WHEN {t}.games >= {PROVISIONAL_GAMES} THEN 1 ELSE 0 END",
+        f"ROUND({t}.rating)",
+        f"{t}.wins",
+        f"{t}.games",
+    )
+
+
+# Competition ranking: 1 + the number of real players strictly ahead on the board's key.
+# Equal records share a place.
+_POSITION_SQL: Final = f"""
     1 + (SELECT COUNT(*) FROM players AS q
          WHERE q.guild_id = p.guild_id AND q.game = p.game AND q.user_id != 0
-           AND (q.rating, q.wins, q.games) > (p.rating, p.wins, p.games))
+           AND ({", ".join(_board_key("q"))}) > ({", ".join(_board_key("p"))}))
 """
+_BOARD_ORDER: Final = ", ".join(f"{part} DESC" for part in _board_key("p"))
+_BOARD_SELECT: Final = f"SELECT p.*, ROUND(p.rating) AS shown_rating, {_POSITION_SQL} AS position"
 
 
 def _check_status(status: str) -> GameStatus:
@@ -109,7 +126,18 @@ def _check_seats(seats: Sequence[SeatRecord]) -> None:
 
 def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
     return [
-        (game_id, s.seat, s.user_id, s.name, int(s.is_ai), int(s.autopilot), s.level) for s in seats
+        (
+            game_id,
+            s.seat,
+            s.user_id,
+            s.name,
+            int(s.is_ai),
+            int(s.autopilot),
+            s.level,
+            s.left_user_id,
+            int(s.invited),
+        )
+        for s in seats
     ]
 
 
@@ -246,7 +274,8 @@ class Database:
         for chunk in _chunks(ids):
             marks = ", ".join("?" * len(chunk))
             for seat in await conn.fetchall(
-                "SELECT game_id, seat, user_id, name, is_ai, autopilot, level FROM seats"
+                "SELECT game_id, seat, user_id, name, is_ai, autopilot, level, left_user_id, invited"
+                " FROM seats"
                 f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
                 chunk,
             ):
@@ -258,6 +287,8 @@ class Database:
                         is_ai=bool(seat["is_ai"]),
                         autopilot=bool(seat["autopilot"]),
                         level=seat["level"],
+                        left_user_id=seat["left_user_id"],
+                        invited=bool(seat["invited"]),
                     )
                 )
         return [
@@ -302,8 +333,8 @@ class Database:
     async def _replace_seats(conn: Conn, game_id: int, seats: Sequence[SeatRecord]) -> None:
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot, level)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, name, is_ai, autopilot, level,"
+            " left_user_id, invited) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             _seat_rows(game_id, seats),
         )
 
@@ -729,8 +760,9 @@ class Database:
     ) -> tuple[list[LeaderboardRow], int]:
         """One page of a server's board for a game, and how many players the board has.
 
-        Ordered by rating, then wins, then games (then user id, for stable pages). The AI
-        pseudo-player is never listed.
+        Players with at least :data:`PROVISIONAL_GAMES` games come first; within each group
+        the order is by the rating as shown (a whole number), then wins, then games (then
+        user id, for stable pages). The AI pseudo-player is never listed.
         """
         if offset < 0 or limit < 0:
             raise InvalidArgument("offset and limit must not be negative")
@@ -740,10 +772,9 @@ class Database:
                 (guild_id, game),
             )
             rows = await conn.fetchall(
-                f"SELECT p.*, {_POSITION_SQL} AS position FROM players AS p"
+                f"{_BOARD_SELECT} FROM players AS p"
                 " WHERE p.guild_id = ? AND p.game = ? AND p.user_id != 0"
-                " ORDER BY p.rating DESC, p.wins DESC, p.games DESC, p.user_id"
-                " LIMIT ? OFFSET ?",
+                f" ORDER BY {_BOARD_ORDER}, p.user_id LIMIT ? OFFSET ?",
                 (guild_id, game, limit, offset),
             )
         total = int(total_row[0]) if total_row is not None else 0
@@ -753,7 +784,7 @@ class Database:
         """A user's record in every game they have finished on a server, by game name."""
         async with self._read() as conn:
             rows = await conn.fetchall(
-                f"SELECT p.*, {_POSITION_SQL} AS position,"
+                f"{_BOARD_SELECT},"
                 " (SELECT COUNT(*) FROM players AS b WHERE b.guild_id = p.guild_id"
                 "  AND b.game = p.game AND b.user_id != 0) AS board_size"
                 " FROM players AS p WHERE p.guild_id = ? AND p.user_id = ? AND p.user_id != 0"
@@ -761,6 +792,27 @@ class Database:
                 (guild_id, user_id),
             )
         return [UserStats.model_validate(dict(r)) for r in rows]
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[RatingPoint]:
+        """A person's rating before and after each finished game on a server, by game name
+        and then in the order the games ended (optionally for one game only)."""
+        where = "g.guild_id = ? AND r.user_id = ? AND r.is_ai = 0 AND r.rating_after IS NOT NULL"
+        params: list[Any] = [guild_id, user_id]
+        if game is not None:
+            where += " AND g.game = ?"
+            params.append(game)
+        async with self._read() as conn:
+            # One row per game even if the person held two seats (both carry the same change).
+            rows = await conn.fetchall(
+                "SELECT g.game, g.id AS game_id, g.ended_at, MIN(r.rating_before) AS rating_before,"
+                " MIN(r.rating_after) AS rating_after"
+                f" FROM results AS r JOIN games AS g ON g.id = r.game_id WHERE {where}"
+                " GROUP BY g.game, g.id, g.ended_at ORDER BY g.game, g.ended_at, g.id",
+                params,
+            )
+        return [RatingPoint.model_validate(dict(r)) for r in rows]
 
     async def moves_by_seat(self, game_id: int) -> dict[int, tuple[int, int]]:
         """Per seat of a game: moves its person made, and moves an AI made for it."""

@@ -151,7 +151,23 @@ M0003_PERSON_SETTINGS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (M0001_INITIAL, M0002_AI_LEVELS, M0003_PERSON_SETTINGS)
+M0004_REJOIN_AND_REMATCH = Migration(
+    4,
+    "0004_rejoin_and_rematch",
+    (
+        # Who left an AI-played seat mid-game (and may take it back while the game runs).
+        "ALTER TABLE seats ADD COLUMN left_user_id INTEGER",
+        # A person's seat in a rematch lobby that waits for them to confirm it with Join.
+        "ALTER TABLE seats ADD COLUMN invited INTEGER NOT NULL DEFAULT 0 CHECK (invited IN (0, 1))",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    M0001_INITIAL,
+    M0002_AI_LEVELS,
+    M0003_PERSON_SETTINGS,
+    M0004_REJOIN_AND_REMATCH,
+)
 """Every migration, in order. Append only."""
 
 

@@ -18,6 +18,10 @@ AI_USER_ID = 0
 """``user_id`` of the per-guild, per-game AI pseudo-player in the ratings table."""
 AI_PLAYER_NAME = "AI players"
 
+PROVISIONAL_GAMES = 5
+"""A player with fewer finished games than this on a board is provisional: their rating is
+still settling, so boards list them after the players who have played this many."""
+
 
 class SeatRecord(BaseModel):
     """One seat at a table: a human (``user_id`` set) or an AI (``is_ai``)."""
@@ -29,7 +33,13 @@ class SeatRecord(BaseModel):
     autopilot: bool = False
     """An AI is playing this human's seat after a missed deadline."""
     level: Literal["easy", "normal", "hard"] | None = None
-    """An AI seat's level: "easy", "normal" or "hard" (None: normal)."""
+    """An AI seat's level: "easy", "normal" or "hard". None: normal, for an AI that took
+    over a person's seat mid-game (they left or were removed) or an AI seated before levels."""
+    left_user_id: int | None = None
+    """On an AI seat: the person who left it mid-game, who may take it back while the game
+    runs (not set for a person the host removed)."""
+    invited: bool = False
+    """A person's seat kept for them in a rematch lobby until they confirm it with Join."""
 
 
 class GameRecord(BaseModel):
@@ -105,10 +115,18 @@ class LeaderboardRow(BaseModel):
     points: float
     rating: float
     """Displayed rating, see :func:`bot.storage.ratings.display_rating`."""
+    shown_rating: int
+    """``rating`` rounded to a whole number, as boards show it and sort by it."""
     mu: float
     sigma: float
     position: int = 0
-    """1-based place on the board; players with equal (rating, wins, games) share a place."""
+    """1-based place on the board: established players first, then by shown rating, wins and
+    games. Players equal on all of these share a place."""
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than :data:`PROVISIONAL_GAMES` finished games: the rating is still settling."""
+        return self.games < PROVISIONAL_GAMES
 
 
 class UserStats(LeaderboardRow):
@@ -126,6 +144,16 @@ class AIRecord(BaseModel):
     level: Literal["easy", "normal", "hard"]
     games: int
     wins: int
+
+
+class RatingPoint(BaseModel):
+    """A person's displayed rating before and after one finished game."""
+
+    game: str
+    game_id: int
+    ended_at: float | None
+    rating_before: float
+    rating_after: float
 
 
 class FinishedGame(BaseModel):

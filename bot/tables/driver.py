@@ -14,6 +14,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError, plural
+from bot.tables.panels import take_back_hint
 from bot.tables.protocols import TableMovedOn
 from bot.tables.table import Table
 
@@ -154,7 +155,9 @@ class TurnDriver:
             names = ", ".join(table.names[s] for s in pending)
             table.note(f"{names} ran out of time; an AI plays for them until they return.")
         await core.presenter.announce(
-            table, f"⌛ {names} ran out of time. An AI plays their seat until they act again."
+            table,
+            f"⌛ {names} ran out of time, so an AI plays for them for now. To take your seat "
+            f"back: {take_back_hint(table)}, or press **My hand**.",
         )
         await core.refresh(table)
 

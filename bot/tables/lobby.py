@@ -1,6 +1,10 @@
-"""Seating: opening a table, joining, AI seats, starting, leaving, kicking and cancelling.
+"""Seating: opening a table, joining, AI seats, starting, leaving, taking a seat back,
+kicking and cancelling.
 
-A lobby is a table whose status is ``lobby``; once started, leaving hands the seat to an AI.
+A lobby is a table whose status is ``lobby``; once started, leaving hands the seat to an AI,
+and the person who left may take it back (:meth:`Lobby.rejoin`) while the game runs; a
+person the host removed may not. A rematch lobby (see :mod:`bot.tables.rematch`) keeps seats
+for the players invited to it until they press Join; Start leaves out those who did not.
 Every change runs under the table's lock and is saved before the caller answers.
 """
 
@@ -14,6 +18,7 @@ from pydantic import ValidationError
 
 from bot.engines.base import ConfigError, GameError
 from bot.storage.models import SeatRecord
+from bot.tables.panels import take_back_hint
 from bot.tables.protocols import LEVELS, NotAllowed, NotSeated
 from bot.tables.table import Table
 
@@ -81,11 +86,21 @@ class Lobby:
         table = await self.core.fetch(game_id)
         async with table.lock:
             self._require_lobby(table)
-            if table.seat_of(person.id) is not None:
+            mine = table.seat_of(person.id)
+            if mine is not None and table.seats[mine].invited:
+                # A rematch kept this seat for them: joining confirms it.
+                seats = list(table.seats)
+                seats[mine] = seats[mine].model_copy(update={"invited": False, "name": person.name})
+                await self.core.set_seats(table, seats)
+                return table
+            if mine is not None:
                 raise GameError("You already have a seat at this table.")
             if len(table.seats) >= table.spec.engine.max_players:
+                kept = " (some are kept for the players invited to the rematch)" * any(
+                    s.invited for s in table.seats
+                )
                 raise GameError(
-                    f"The table is full ({table.spec.engine.max_players} seats). "
+                    f"The table is full ({table.spec.engine.max_players} seats{kept}). "
                     "Ask the host to remove an AI player."
                 )
             seat = SeatRecord(
@@ -132,14 +147,22 @@ class Lobby:
             self._require_lobby(table)
             require_host(table, actor.id, is_admin=False, what="start the game")
             engine = table.spec.engine
-            if len(table.seats) < engine.min_players:
-                missing = engine.min_players - len(table.seats)
+            # Seats a rematch kept for people who have not pressed Join are empty seats now.
+            absent = [s for s in table.seats if s.invited]
+            present = [s for s in table.seats if not s.invited]
+            if len(present) < engine.min_players:
+                missing = engine.min_players - len(present)
+                waiting = f" (waiting for {_names(absent)})" if absent else ""
                 raise GameError(
                     f"{engine.title} needs at least {engine.min_players} players: "
-                    f"{missing} more must Join, or press Add AI."
+                    f"{missing} more must Join{waiting}, or press Add AI."
                 )
+            if absent:
+                await core.set_seats(table, present)
             state = engine.new_game(table.config, len(table.seats), table.record.seed)
             lines = [f"The game begins with {len(table.seats)} players."]
+            if absent:
+                lines.append(f"{_names(absent)} didn't join, so the game starts without them.")
             await core.save_step(table, state, lines, [], [], status="active")
             log.info(
                 "Game %s (%s) started with %d seats", table.id, table.record.game, len(table.seats)
@@ -148,12 +171,42 @@ class Lobby:
         return table
 
     async def leave(self, game_id: int, person: Person) -> Table:
-        """Leave a lobby (seat freed), or a game in progress (an AI takes the seat)."""
+        """Leave a lobby (seat freed; a rematch invitation declined), or a game in progress
+        (an AI takes the seat, and the person may take it back while the game runs)."""
         table = await self.core.fetch(game_id)
         seat = table.seat_of(person.id)
         if seat is None:
+            if table.left_seat_of(person.id) is not None:
+                raise NotSeated("You already left this table: an AI plays your seat.")
             raise NotSeated("You don't have a seat at this table.")
-        await self._remove(table, seat, reason=f"{person.name} left the table")
+        await self._remove(table, seat, reason=f"{person.name} left the table", may_return=True)
+        return table
+
+    async def rejoin(self, game_id: int, person: Person) -> Table:
+        """Take back one's own seat from the AI playing it: after leaving the game, or after
+        running out of time. A seat the host removed someone from stays with the AI."""
+        core = self.core
+        table = await core.fetch(game_id)
+        async with table.lock:
+            if table.record.status == "lobby":
+                raise GameError("The game hasn't started yet: press Join to take a seat.")
+            seat = table.seat_of(person.id)
+            if seat is not None:
+                if not table.seats[seat].autopilot:
+                    raise GameError("You're already playing your seat at this table.")
+                await core.come_back(table, seat)
+                return table
+            seat = table.left_seat_of(person.id)
+            if seat is None:
+                raise NotSeated(
+                    "There is no seat of yours to take back at this table: only a person who "
+                    "left a game can take their own seat back (not one the host removed)."
+                )
+            seats = list(table.seats)
+            seats[seat] = SeatRecord(seat=seat, user_id=person.id, name=person.name, is_ai=False)
+            await core.hand_back(
+                table, seats, f"{person.name} took their seat back and plays it again."
+            )
         return table
 
     async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> str:
@@ -167,6 +220,7 @@ class Lobby:
         if target_id == actor.id:
             raise GameError("Use Leave to give up your own seat.")
         name = table.seats[seat].name
+        # Removed on purpose: unlike a person who left, they can't take the seat back.
         return await self._remove(
             table, seat, reason=f"{name} was removed by {actor.name}", announce=False
         )
@@ -185,8 +239,17 @@ class Lobby:
         if table.record.status != "lobby":
             raise GameError("The game has already started.")
 
-    async def _remove(self, table: Table, seat: int, *, reason: str, announce: bool = True) -> str:
-        """Free ``seat`` (lobby) or hand it to an AI (game); the sentence that says what
+    async def _remove(
+        self,
+        table: Table,
+        seat: int,
+        *,
+        reason: str,
+        may_return: bool = False,
+        announce: bool = True,
+    ) -> str:
+        """Free a lobby seat, or give a running game's seat to an AI (``may_return``: the
+        person may take it back while the game runs). Returns the sentence that says what
         happened, also posted in the channel during a game when ``announce``."""
         core = self.core
         async with table.lock:
@@ -202,7 +265,13 @@ class Lobby:
                 return f"{reason}."
             old = table.seats[seat]
             seats = list(table.seats)
-            seats[seat] = SeatRecord(seat=seat, user_id=None, name=f"{old.name} (AI)", is_ai=True)
+            seats[seat] = SeatRecord(
+                seat=seat,
+                user_id=None,
+                name=f"{old.name} (AI)",
+                is_ai=True,
+                left_user_id=old.user_id if may_return else None,
+            )
             if all(s.is_ai for s in seats):
                 ended = f"{reason}; with no players left the game was cancelled."
                 await core.close_table(table, ended)
@@ -213,18 +282,26 @@ class Lobby:
             sentence = f"{reason}; an AI plays their seat now."
             table.note(sentence)
             table.changed.set()
+        if may_return:
+            sentence += f" To take it back while the game runs: {take_back_hint(table)}."
         if announce:
             await core.presenter.announce(table, sentence)
         return sentence
 
     async def _pass_host(self, table: Table, seats: list[SeatRecord]) -> bool:
         """Make the first remaining person the host; False if nobody is left to take it."""
-        heir = next((s for s in seats if not s.is_ai and s.user_id is not None), None)
+        heir = next(
+            (s for s in seats if not s.is_ai and not s.invited and s.user_id is not None), None
+        )
         if heir is None or heir.user_id is None:
             return False
         table.record.host_id = heir.user_id
         await self.core.db.update_game(table.id, host_id=heir.user_id)
         return True
+
+
+def _names(seats: list[SeatRecord]) -> str:
+    return ", ".join(s.name for s in seats)
 
 
 def require_host(table: Table, user_id: int, *, is_admin: bool, what: str) -> None:

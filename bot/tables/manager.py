@@ -5,9 +5,9 @@ It knows games only through :class:`~bot.engines.base.Engine` and
 :class:`~bot.tables.protocols.Presenter`. Every change of a table runs under that table's
 lock and is saved (snapshot plus action log, one transaction) before the caller answers.
 
-The jobs around it have modules of their own: seating in :mod:`bot.tables.lobby`, AI turns
-and deadlines in :mod:`bot.tables.driver`, loading from storage in :mod:`bot.tables.restore`,
-and what a table shows in :mod:`bot.tables.panels`. :class:`TableManager` is the one object
+The jobs around it have modules of their own: seating in :mod:`bot.tables.lobby`, rematches
+in :mod:`bot.tables.rematch`, AI turns and deadlines in :mod:`bot.tables.driver`, loading
+from storage in :mod:`bot.tables.restore`, and what a table shows in :mod:`bot.tables.panels`. :class:`TableManager` is the one object
 the Discord layer talks to.
 """
 
@@ -40,6 +40,7 @@ from bot.tables.protocols import (
     TableMovedOn,
     TableNotFound,
 )
+from bot.tables.rematch import Rematches
 from bot.tables.restore import Restorer
 from bot.tables.table import Table
 from bot.tables.thinking import Thinker
@@ -81,6 +82,7 @@ class TableManager:
         self.thinker = thinker or Thinker(self.games.values(), workers=0)
         """Where AI decisions run (threads by default; the bot uses worker processes)."""
         self.lobby = Lobby(self)
+        self.rematches = Rematches(self)
         self.pings = TurnPings(self)
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
@@ -179,6 +181,13 @@ class TableManager:
     async def leave(self, game_id: int, person: Person) -> Table:
         return await self.lobby.leave(game_id, person)
 
+    async def rejoin(self, game_id: int, person: Person) -> Table:
+        return await self.lobby.rejoin(game_id, person)
+
+    async def rematch(self, game_id: int, person: Person) -> tuple[Table, bool]:
+        """A finished game's rematch lobby, and whether this call opened it."""
+        return await self.rematches.open(game_id, person)
+
     async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> str:
         return await self.lobby.kick(game_id, actor, target_id, is_admin=is_admin)
 
@@ -200,7 +209,10 @@ class TableManager:
                 raise GameError("The game hasn't started yet.")
             seat = table.seat_of(user_id)
             if seat is None:
-                raise NotSeated("You're not playing at this table, so you can't make moves here.")
+                raise NotSeated(
+                    self._left_hint(table, user_id)
+                    or "You're not playing at this table, so you can't make moves here."
+                )
             await self.come_back(table, seat)
             to_act = table.spec.engine.to_act(table.state)
             if seat not in to_act:
@@ -222,7 +234,10 @@ class TableManager:
         table = await self.fetch(game_id)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise NotSeated("You're not playing at this table, so there is no hand to show.")
+            raise NotSeated(
+                self._left_hint(table, user_id)
+                or "You're not playing at this table, so there is no hand to show."
+            )
         if table.record.status != "active" or table.state is None:
             raise GameError("The game hasn't started yet: your view appears once it does.")
         if returning and table.seats[seat].autopilot:
@@ -329,10 +344,32 @@ class TableManager:
             return
         seats = list(table.seats)
         seats[seat] = record.model_copy(update={"autopilot": False})
+        await self.hand_back(table, seats, f"{record.name} is back and plays their own seat again.")
+
+    async def hand_back(self, table: Table, seats: list[SeatRecord], news: str) -> None:
+        """Save seats where a person takes over from the AI again, and say so (lock held).
+
+        If it is now their move while only AI seats were to act (no timer, or the one that
+        ran out), their turn timer starts afresh."""
         await self.set_seats(table, seats)
+        running = table.record.deadline_at
+        if (running is None or running <= self.clock()) and table.state is not None:
+            deadline = self._deadline(table, table.state)
+            if deadline is not None:
+                await self.db.update_game(table.id, deadline_at=deadline)
+                table.record.deadline_at = deadline
+        table.note(news)
         table.changed.set()
-        await self.presenter.announce(
-            table, f"{record.name} is back and plays their own seat again."
+        await self.presenter.announce(table, news)
+
+    @staticmethod
+    def _left_hint(table: Table, user_id: int) -> str | None:
+        """What to tell a person who left this game and clicks on it (None: they didn't)."""
+        if table.left_seat_of(user_id) is None:
+            return None
+        return (
+            "You left this game, so an AI plays your seat. To play it again: "
+            f"{panels.take_back_hint(table)}."
         )
 
     def _deadline(self, table: Table, state: BaseModel) -> float | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from bot.engines.base import plural
+from bot.render.frames import FrameEncoder
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -18,12 +19,18 @@ from bot.tables.views import (
     HAND,
     JOIN,
     LEAVE,
+    REJOIN,
+    REJOIN_LABEL,
+    REMATCH,
     REMOVE_AI,
     START,
     Control,
     Field,
     Panel,
 )
+
+FRAMES = FrameEncoder()
+"""The last pictures of the busiest tables, so a move re-encodes only what it changed."""
 
 
 def public_panel(table: Table, turn_timeout: float) -> Panel:
@@ -65,6 +72,11 @@ def private_panel(view: PrivateView) -> Panel:
     return panel
 
 
+def take_back_hint(table: Table) -> str:
+    """How a person takes their seat back from the AI, in a few words."""
+    return f"press **{REJOIN_LABEL}** on the table or use `/{table.record.game} rejoin`"
+
+
 def _score(value: float, unit: str = "point") -> str:
     """A final score as people write it: "10,050 points", "1 book", "2.5 points"."""
     if float(value).is_integer():
@@ -91,7 +103,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
     assert table.state is not None
     engine = spec.engine
     obs = engine.observe(table.state, None)
-    image = spec.ui.table_png(obs, table.names, table.log)
+    image = FRAMES.encode(table.id, spec.ui.table_image(obs, table.names, table.log))
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
@@ -113,6 +125,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
             fields=fields,
             colour=0xF1C40F,
             image_png=image,
+            controls=[Control(REMATCH, "Rematch", "success", emoji="🔁")],
         )
     to_act = sorted(engine.to_act(table.state))
     controls: list[Control] = []
@@ -123,6 +136,8 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         Control(HAND, "My hand", "primary", row=4, emoji="🂠"),
         Control(LEAVE, "Leave", row=4),
     ]
+    if any(s.left_user_id is not None or s.autopilot for s in table.seats):
+        controls.append(Control(REJOIN, REJOIN_LABEL, "success", row=4))
     waiting = ", ".join(
         table.names[s] + (" (AI)" if table.seats[s].autopilot else "") for s in to_act
     )
@@ -139,13 +154,27 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
     spec, record = table.spec, table.record
     seats = "\n".join(
         f"{i + 1}. {s.name}{' (host)' if s.user_id == record.host_id else ''}"
+        + (" · invited: press **Join** to keep this seat" if s.invited else "")
         for i, s in enumerate(table.seats)
     )
     options = spec.ui.options_text(table.config)
+    rematch_of = record.config.get("rematch_of")
+    invited = [s.user_id for s in table.seats if s.invited]
+    again = ""
+    if rematch_of is not None:
+        again = (
+            f"Rematch of game #{rematch_of}: its players are invited and keep their seats by "
+            "pressing **Join**; **Start** leaves out anyone who hasn't. "
+        )
     return Panel(
         title=f"{title} · lobby",
+        content=(
+            " ".join(f"<@{uid}>" for uid in invited) + " you're invited to a rematch."
+            if invited
+            else None
+        ),
         description=(
-            f"Press **Join** to take a seat. The host adds AI players for empty seats "
+            f"{again}Press **Join** to take a seat. The host adds AI players for empty seats "
             f"(easy, normal or hard) and presses **Start** ({spec.engine.min_players} to "
             f"{spec.engine.max_players} players)."
         ),

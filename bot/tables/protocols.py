@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from PIL import Image
+
 from bot.engines.base import Engine, GameError
 from bot.tables.views import Control, Field, ModalSpec, Panel
 
@@ -17,8 +19,8 @@ if TYPE_CHECKING:
 class GameUI(Protocol):
     """How one game looks: pure functions of an observation (no Discord, no I/O)."""
 
-    def table_png(self, observation: Any, names: list[str], log: list[str]) -> bytes:
-        """The public table picture (from a spectator's observation)."""
+    def table_image(self, observation: Any, names: list[str], log: list[str]) -> Image.Image:
+        """The public table picture (from a spectator's observation), not yet encoded."""
 
     def turn_text(self, observation: Any, names: list[str]) -> str:
         """A line or two under the title: whose turn it is and what they are deciding."""

@@ -61,6 +61,13 @@ class Table:
                 return seat.seat
         return None
 
+    def left_seat_of(self, user_id: int) -> int | None:
+        """The seat this person left mid-game (an AI plays it; they may take it back)."""
+        for seat in self.record.seats:
+            if seat.is_ai and seat.left_user_id == user_id:
+                return seat.seat
+        return None
+
     def is_bot_seat(self, seat: int) -> bool:
         """True where the core moves for the seat: an AI, or a person on autopilot."""
         record = self.record.seats[seat]

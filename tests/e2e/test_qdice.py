@@ -57,6 +57,11 @@ async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
     table = lobby.refresh()
     assert table.image().size == (960, 600)
     assert {f"t{i}" for i in range(6)} <= {b.custom_id.rsplit(":", 1)[1] for b in table.buttons}
+    # Each die's button names its face and colour in words too, not only by an emoji.
+    dice = w.bot.tables.in_location(room.id).state.dice  # type: ignore[union-attr]
+    labels = {b.custom_id.rsplit(":", 1)[1]: b.label for b in table.buttons}
+    assert [labels[f"t{i}"] for i in range(6)] == [f"{d.value} · {d.colour}" for d in dice]
+    assert {d.colour for d in dice} == {"A", "B"}
     await w.fake.slash(w.alice, "qdice cancel", channel=room)
 
 
@@ -128,7 +133,7 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     final = message.refresh()
     assert table.record.status == "finished"
     assert "won" in final.text() and "Final standings" in final.text()
-    assert not final.buttons
+    assert [b.label for b in final.buttons] == ["Rematch"]  # no more moves
     assert w.bot.tables.in_location(room.id) is None
 
     rows, total = await w.bot.db.leaderboard(w.guild.id, "qdice")

@@ -84,7 +84,8 @@ async def test_whole_match_through_the_menus_with_an_ai_seat(w: World) -> None:
     assert state is not None
     assert sum(state.chips) + state.carry == 30  # type: ignore[attr-defined]
     final = message.refresh()
-    assert "won" in final.text() and "Final standings" in final.text() and not final.buttons
+    assert "won" in final.text() and "Final standings" in final.text()
+    assert [b.label for b in final.buttons] == ["Rematch"]  # no more moves
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "qpoker")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
 

@@ -54,6 +54,7 @@ async def test_without_token_opens_the_sandbox(tmp_path: Path) -> None:
     assert process.returncode == 0, text
     assert "DISCORD_TOKEN" in text and "sandbox" in text and "README" in text
     assert "shutting down cleanly" in text
+    assert "Invite me" not in text and "oauth2" not in text  # the sandbox's id invites nobody
     assert "Traceback" not in text
 
 

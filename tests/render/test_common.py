@@ -33,7 +33,6 @@ _CACHED = (
     common.has_glyph,
     common.clean_text,
     qdice._background,
-    leaderboard._background,
 )
 
 
@@ -161,7 +160,7 @@ def test_missing_font_files_fall_back_to_pillow_font() -> None:
     assert display_name("Ольга", "Player 2") == "Player 2"
     assert font(18).getlength(ellipsize("Bartholomew the Magnificent", font(18), 120)) <= 120
     assert qdice.render_qdice(make_obs(2), ["Zoë", "Ольга"]).size == qdice.SIZE
-    assert leaderboard.render_leaderboard("Zoë", [], 1, 1).size == leaderboard.SIZE
+    assert leaderboard.render_leaderboard("Zoë", [], 1, 1).size[0] == leaderboard.WIDTH
 
 
 def test_die_sprites_use_their_colours() -> None:

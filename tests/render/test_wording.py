@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.cogs.leaderboard import _points
+from bot.cogs.stats import _points
 from bot.engines.flume import FlumeConfig, FlumeEngine
 from bot.engines.flux import FluxConfig
 from bot.engines.qpoker import QPokerConfig

@@ -1,4 +1,5 @@
-"""Sandbox fixtures: the web sandbox with the real bot, and with the loopback's minimal bot.
+"""Sandbox fixtures: the web sandbox with the real bot, and with the loopback's minimal bot;
+Debian's Chromium (headless, through Playwright) and a tab in it.
 
 Each fixture fails its tests on any rule the bot broke against the loopback Discord and on
 any error the bot or discord.py logged.
@@ -14,11 +15,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
+from playwright.async_api import BrowserContext, Page, async_playwright
 
 from bot.config import Settings
 from bot.sandbox.loopback.testing import run_bot_against, stop_bot
 from bot.sandbox.web import Sandbox, SandboxDiscord, SandboxWorld, build_world, create_app
 from tests.loopback.minibot import build_bot
+from tests.sandbox.browsing import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, chromium_installed
 
 
 class ErrorLog(logging.Handler):
@@ -96,3 +99,42 @@ async def mini() -> AsyncIterator[Mini]:
         await fake.stop()
         logging.getLogger().removeHandler(errors)
     errors.check()
+
+
+# --- the browser -------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def browser(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BrowserContext]:
+    assert chromium_installed(), "Debian's chromium is missing: .ci/run installs it (apt-get)"
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    async with async_playwright() as playwright:
+        context = await playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            timeout=60_000,
+        )
+        context.set_default_timeout(WAIT_MS)
+        try:
+            yield context
+        finally:
+            await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def page(browser: BrowserContext) -> AsyncIterator[Page]:
+    tab = await browser.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    tab.on(
+        "response",
+        lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+    )
+    try:
+        yield tab
+    finally:
+        await tab.close()
+    assert not problems, problems

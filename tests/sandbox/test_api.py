@@ -184,6 +184,11 @@ async def test_images_are_served_only_to_who_may_see_them(m: Mini) -> None:
     (picture,) = await messages(m, str(room.id), alice)
     url = picture["embeds"][0]["image"]["url"]
     assert url == picture["attachments"][0]["url"] and picture["attachments"][0]["in_embed"]
+    # Its size comes with it, so that the page makes room for it before it loads.
+    assert (picture["embeds"][0]["image"]["width"], picture["embeds"][0]["image"]["height"]) == (
+        8,
+        6,
+    )
     image = await m.client.get(url)
     assert image.status == 200 and image.content_type == "image/png"
     assert (await image.read()).startswith(PNG_SIGNATURE)

@@ -2,117 +2,26 @@
 
 A game is started, joined and played through the page as several people, and a private
 reply shown to one person is checked never to reach the page while acting as another.
-No browser is downloaded: Playwright launches /usr/bin/chromium (installed by .ci/run).
+The browser and the page's helpers: tests/sandbox/browsing.py and conftest.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-import pytest_asyncio
-from playwright.async_api import BrowserContext, Locator, Page, async_playwright, expect
+from playwright.async_api import Locator, Page, expect
 
 from bot.sandbox.loopback import Channel, User
 from bot.sandbox.web import Sandbox
 from bot.tables.table import Table
+from tests.sandbox.browsing import WAIT_MS, act_as, message, open_page, run_command
 from tests.sandbox.conftest import Mini
 
 GAME = "qpoker"  # the one game command this test plays (any game with a "My hand" view will do)
 HOST, GUESTS, WATCHER = "Alice", ("Bob", "Carol"), "Dave"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT_MS = 15_000  # every wait below is bounded by this
-
-expect.set_options(timeout=WAIT_MS)
-
-
-def chromium_installed() -> bool:
-    return CHROMIUM.is_file()
-
-
-@pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def browser(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BrowserContext]:
-    assert chromium_installed(), "Debian's chromium is missing: .ci/run installs it (apt-get)"
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    async with async_playwright() as playwright:
-        context = await playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            timeout=60_000,
-        )
-        context.set_default_timeout(WAIT_MS)
-        try:
-            yield context
-        finally:
-            await context.close()
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def page(browser: BrowserContext) -> AsyncIterator[Page]:
-    tab = await browser.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
-    tab.on(
-        "response",
-        lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
-    )
-    try:
-        yield tab
-    finally:
-        await tab.close()
-    assert not problems, problems
 
 
 # --- acting through the page ----------------------------------------------------------------
-
-
-async def open_page(page: Page, sandbox: Sandbox, channel: Channel) -> None:
-    await page.goto(sandbox.url)
-    await expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    await expect(page.locator("body")).to_have_attribute("data-live", "true")
-    await page.locator(f'#channels button[data-channel="{channel.name}"]').click()
-    await expect(page.locator("#messages")).to_have_attribute("data-channel", str(channel.id))
-
-
-def person_id(sandbox: Sandbox, name: str) -> str:
-    return next(str(p.id) for p in sandbox.world.people if p.name == name)
-
-
-async def act_as(page: Page, sandbox: Sandbox, name: str) -> None:
-    """Switch the page to ``name`` and wait until the channel is drawn as they see it."""
-    await page.locator(f'#people button[data-person="{name}"]').click()
-    await expect(page.locator(f'#people button[data-person="{name}"]')).to_have_attribute(
-        "aria-checked", "true"
-    )
-    await expect(page.locator("#messages")).to_have_attribute(
-        "data-viewer", person_id(sandbox, name)
-    )
-
-
-def message(page: Page, message_id: str) -> Locator:
-    return page.locator(f'article[data-message-id="{message_id}"]')
-
-
-async def run_command(page: Page, text: str) -> None:
-    composer = page.locator("#composer")
-    await composer.click()
-    await composer.press_sequentially(text)
-    await composer.press("Enter")
 
 
 async def click_action(page: Page, sandbox: Sandbox, scope: Locator, action: str) -> bool:

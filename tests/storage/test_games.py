@@ -50,6 +50,19 @@ async def test_create_and_load_round_trip(db: Database) -> None:
     assert await db.load_game(record.id + 1000) is None
 
 
+async def test_seats_keep_who_left_and_who_is_invited(db: Database) -> None:
+    # A rematch lobby: a seat kept for an invited person (a 64-bit Discord id).
+    invited = SeatRecord(seat=1, user_id=2**62 + 5, name="Bo", is_ai=False, invited=True)
+    record = await new_game(db, [human(0, 1), invited])
+    assert (await db.load_game(record.id)).seats[1] == invited  # type: ignore[union-attr]
+    # A running game: an AI plays the seat of a person who left and may take it back.
+    left = SeatRecord(seat=1, user_id=None, name="Bo (AI)", is_ai=True, left_user_id=2**62 + 5)
+    await db.update_game(record.id, seats=[human(0, 1), left])
+    loaded = await db.load_game(record.id)
+    assert loaded is not None and loaded.seats == [human(0, 1), left]
+    assert not loaded.seats[1].invited and loaded.seats[0].left_user_id is None
+
+
 async def test_create_refuses_duplicate_seats(db: Database) -> None:
     with pytest.raises(InvalidArgument):
         await new_game(db, [human(0, 1), human(0, 2)])

@@ -254,7 +254,7 @@ async def test_equal_ratings_break_ties_by_wins_then_games(db: Database) -> None
     await db._run("UPDATE players SET rating = 1000 WHERE user_id IN (1, 2, 3)")
     await db._run(
         "INSERT INTO players (guild_id, game, user_id, name, games, wins, points, mu, sigma,"
-        " rating, updated_at) VALUES (?, 'qdice', 3, 'c', 5, 0, 0, 25, 8, 1000, 0)",
+        " rating, updated_at) VALUES (?, 'qdice', 3, 'c', 4, 0, 0, 25, 8, 1000, 0)",
         (GUILD,),
     )
     rows, _ = await db.leaderboard(GUILD, "qdice")

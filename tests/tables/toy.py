@@ -6,6 +6,7 @@ import os
 import random
 import time
 
+from PIL import Image
 from pydantic import BaseModel, Field
 
 from bot.engines.base import Engine, Event, IllegalAction, Outcome, Rng
@@ -68,8 +69,9 @@ class ToyEngine(Engine[ToyConfig, ToyState, ToyObs]):
 
 
 class ToyUI:
-    def table_png(self, observation: ToyObs, names: list[str], log: list[str]) -> bytes:
-        return b"\x89PNG-toy-" + ",".join(map(str, observation.totals)).encode()
+    def table_image(self, observation: ToyObs, names: list[str], log: list[str]) -> Image.Image:
+        shade = min(255, 10 * sum(observation.totals))
+        return Image.new("RGB", (32, 16), (shade, 40, 60))
 
     def turn_text(self, observation: ToyObs, names: list[str]) -> str:
         return "" if observation.current is None else f"{names[observation.current]} to play"

@@ -29,6 +29,15 @@ from .state import World
 log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41250
+HEARTBEAT_ACK_DELAY = 0.1
+"""Seconds from a HEARTBEAT to its ACK, like a network round trip.
+
+discord.py's keep-alive thread hands each heartbeat to the event loop and notes the time
+only once it has the GIL back after the send. An ACK read within a few loop passes (what a
+gateway in the same process answering at once gives, with the loop busy) overtakes that
+note, is measured against the previous heartbeat, and discord.py warns "Can't keep up ...
+websocket is 41.3s behind". Real Discord answers after the round trip, once the note is taken.
+"""
 BUFFER_LIMIT = 10_000
 
 DropMode = Literal["resume", "reconnect", "invalid_session"]
@@ -68,7 +77,7 @@ class Connection:
 
     @property
     def idle(self) -> bool:
-        return self.queue.empty()
+        return self.queue.empty() or self.writer.done()
 
     async def close(self, code: int) -> None:
         self.queue.put_nowait(None)
@@ -138,6 +147,10 @@ class Gateway:
         self.current: Session | None = None
         """The session identified or resumed last."""
         self.connections: set[Connection] = set()
+        self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
+        """The interval HELLO asks for (a test may shorten it before the bot connects)."""
+        self.heartbeats = 0
+        """HEARTBEATs received; each is acknowledged ``HEARTBEAT_ACK_DELAY`` later."""
         self.ready = asyncio.Event()
         self.readies = 0
         self.resumes = 0
@@ -177,7 +190,12 @@ class Gateway:
         conn = Connection(ws, request.query.get("compress"))
         self.connections.add(conn)
         conn.send(
-            {"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}
+            {
+                "op": 10,
+                "s": None,
+                "t": None,
+                "d": {"heartbeat_interval": self.heartbeat_interval_ms},
+            }
         )
         try:
             async for msg in ws:
@@ -195,7 +213,8 @@ class Gateway:
     async def _on_frame(self, conn: Connection, frame: dict[str, Any]) -> None:
         op, d = frame.get("op"), frame.get("d")
         if op == 1:
-            conn.send({"op": 11, "s": None, "t": None, "d": None})
+            self.heartbeats += 1
+            asyncio.get_running_loop().call_later(HEARTBEAT_ACK_DELAY, self._ack, conn)
         elif op == 2:
             await self._identify(conn, d or {})
         elif op == 6:
@@ -214,6 +233,10 @@ class Gateway:
                         "nonce": d.get("nonce"),
                     },
                 )
+
+    def _ack(self, conn: Connection) -> None:
+        if not conn.writer.done():
+            conn.send({"op": 11, "s": None, "t": None, "d": None})
 
     async def _identify(self, conn: Connection, d: dict[str, Any]) -> None:
         if d.get("token") != self.token:

@@ -53,7 +53,7 @@ class Sandbox:
             settings = self.settings.model_copy(
                 update={"discord_token": self.fake.token, "dev_guild_id": self.world.guild.id}
             )
-            self.bot = QuantumTableBot(settings)
+            self.bot = QuantumTableBot(settings, log_invite=False)
             self._bot_task = await run_bot_against(self.fake, self.bot, timeout=READY_TIMEOUT)
             await asyncio.wait_for(self.bot.restored.wait(), READY_TIMEOUT)
         except BaseException:

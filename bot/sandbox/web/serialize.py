@@ -34,13 +34,19 @@ def channel_json(channel: Channel) -> dict[str, Any]:
 
 
 def _embeds(message: Message, urls: dict[str, str]) -> list[dict[str, Any]]:
-    """Embeds with ``attachment://name`` images pointing at the page's attachment route."""
+    """Embeds with ``attachment://name`` images pointing at the page's attachment route, with
+    the picture's size as Discord gives it (so the page makes room before it loads)."""
     embeds = copy.deepcopy(message.embeds)
+    files = {a.filename: a for a in message.attachments}
     for embed in embeds:
         for key in ("image", "thumbnail"):
             media = embed.get(key)
             if isinstance(media, dict) and str(media.get("url", "")).startswith("attachment://"):
-                media["url"] = urls.get(media["url"][len("attachment://") :], "")
+                name = media["url"][len("attachment://") :]
+                media["url"] = urls.get(name, "")
+                found = files.get(name)
+                if found is not None and found.width is not None:
+                    media["width"], media["height"] = found.width, found.height
     return embeds
 
 

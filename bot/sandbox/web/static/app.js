@@ -12,7 +12,8 @@ const state = {
   server: null, channels: [], people: [], bot: null, mentions: { users: {}, roles: {}, channels: {} },
   viewer: null, channel: null, commands: [], seq: 0, lastRender: "", dismissed: new Set(),
   refreshing: false, again: false, highlighted: 0, suggestions: [], current: null, modal: null,
-  socket: null,
+  socket: null, follow: "bottom", ownScroll: 0, jump: null,
+  sizes: new ResizeObserver(() => keepInView()),
 };
 
 // --- small helpers --------------------------------------------------------------------------
@@ -72,26 +73,96 @@ function timeText(seconds) {
   return `Today at ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
 }
 
-// --- markdown (a small, safe subset) -----------------------------------------------------------
+// --- markdown (Discord's subset, built as DOM nodes) --------------------------------------------
 
 const INLINE = new RegExp([
-  "```[\\s\\S]*?```", "`[^`\\n]+`", "\\*\\*[\\s\\S]+?\\*\\*", "__[\\s\\S]+?__", "~~[\\s\\S]+?~~",
+  "`[^`\\n]+`", "\\*\\*[\\s\\S]+?\\*\\*", "__[\\s\\S]+?__", "~~[\\s\\S]+?~~",
   "\\*[^*\\n]+?\\*", "\\|\\|[\\s\\S]+?\\|\\|", "<@!?\\d+>", "<@&\\d+>", "<#\\d+>", "<a?:\\w+:\\d+>",
-  "<t:-?\\d+(?::[tTdDfFR])?>", "\\[[^\\]\\n]+\\]\\(<?https?:\\/\\/[^)\\s>]+>?\\)", "https?:\\/\\/[^\\s<]+",
+  "<t:-?\\d+(?::[tTdDfFR])?>", "\\[[^\\]\\n]+\\]\\(<?https?:\\/\\/[^)\\s>]+>?\\)",
+  "https?:\\/\\/[^\\s<]*[^\\s<.,:;!?'\")\\]]", // an address, less the punctuation after it
 ].join("|"));
+const LIST_ITEM = /^( *)([-*]|\d{1,9}\.) (.*)$/;
+// A link to a message or channel of this server opens it here, as Discord's client does.
+const JUMP = /^https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/channels\/(\d+)\/(\d+)(?:\/(\d+))?\/?$/i;
 
 function markdown(text, parent) {
-  // Line forms first (headings, subtext, quotes), then inline marks within each line.
-  const lines = String(text || "").split("\n");
-  if (String(text || "").includes("```") || !lines.some((l) => /^(#{1,3} |-# |> )/.test(l))) return inline(text, parent);
-  lines.forEach((line, i) => {
-    const m = /^(#{1,3}|-#|>) (.*)$/.exec(line);
-    if (!m) inline(line + (i < lines.length - 1 ? "\n" : ""), parent);
-    else if (m[1] === "-#") parent.append(inline(m[2], el("div", { class: "subtext" })));
-    else if (m[1] === ">") parent.append(inline(m[2], el("blockquote")));
-    else parent.append(inline(m[2], el(`h${m[1].length + 2}`, { class: "md-heading" })));
+  // Code blocks first (nothing inside them is markdown), then line forms, then inline marks.
+  const parts = String(text || "").split(/(```[\s\S]*?```)/);
+  parts.forEach((part, i) => {
+    if (i % 2) parent.append(el("pre", {}, part.slice(3, -3).replace(/^\w*\n/, "")));
+    else {
+      // The line breaks next to a code block are the block's own.
+      let lines = part;
+      if (i > 0) lines = lines.replace(/^\n/, "");
+      if (i < parts.length - 1) lines = lines.replace(/\n$/, "");
+      if (lines) blocks(lines, parent);
+    }
   });
   return parent;
+}
+
+function blocks(text, parent) {
+  // Headings (# to ###), subtext (-#), quotes (> and >>>), lists (- or * or 1.), plain lines.
+  const lines = text.split("\n");
+  let plain = [];
+  let list = null;
+  const flush = () => {
+    if (plain.length) inline(plain.join("\n"), parent);
+    plain = [];
+  };
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    let m;
+    if ((m = LIST_ITEM.exec(line))) {
+      flush();
+      list = listItem(list, parent, m);
+      continue;
+    }
+    list = null;
+    if (line.startsWith(">>> ")) {
+      flush();
+      parent.append(blocks([line.slice(4), ...lines.slice(i + 1)].join("\n"), el("blockquote")));
+      return parent;
+    }
+    if (line.startsWith("> ") || line === ">") {
+      flush();
+      const quoted = [];
+      while (i < lines.length && (lines[i].startsWith("> ") || lines[i] === ">")) quoted.push(lines[i++].slice(2));
+      i -= 1;
+      parent.append(blocks(quoted.join("\n"), el("blockquote")));
+    } else if ((m = /^(#{1,3}) (.*\S.*)$/.exec(line))) {
+      flush();
+      parent.append(inline(m[2], el(`h${m[1].length + 2}`, { class: "md-heading" })));
+    } else if ((m = /^-# (.*\S.*)$/.exec(line))) {
+      flush();
+      parent.append(inline(m[1], el("div", { class: "subtext" })));
+    } else {
+      plain.push(line);
+    }
+  }
+  flush();
+  return parent;
+}
+
+function listItem(list, parent, match) {
+  // Items indented further than the one before nest inside it.
+  const [, indent, marker, text] = match;
+  const depth = indent.length;
+  const stack = list ? list.stack : [];
+  while (stack.length && stack[stack.length - 1].depth > depth) stack.pop();
+  const ordered = /\d/.test(marker);
+  if (stack.length && stack[stack.length - 1].depth === depth && stack[stack.length - 1].ordered !== ordered) stack.pop();
+  let top = stack[stack.length - 1];
+  if (!top || top.depth < depth) {
+    const node = el(ordered ? "ol" : "ul", { class: "md-list" });
+    if (ordered) node.start = Number.parseInt(marker, 10);
+    if (top && top.node.lastElementChild) top.node.lastElementChild.append(node);
+    else parent.append(node);
+    top = { node, depth, ordered };
+    stack.push(top);
+  }
+  top.node.append(inline(text, el("li")));
+  return { stack };
 }
 
 function inline(text, parent) {
@@ -106,9 +177,27 @@ function inline(text, parent) {
   return parent;
 }
 
+function jumpTarget(url) {
+  const m = JUMP.exec(url);
+  if (!m || !state.server || m[1] !== state.server.id) return null;
+  return { channel: m[2], message: m[3] || null };
+}
+
+function jumpLink(target, text) {
+  const name = `#${state.mentions.channels[target.channel] || "channel"}`;
+  const link = el("a", {
+    class: "mention jump-link", href: `#${target.channel}${target.message ? `/${target.message}` : ""}`,
+    "data-jump-channel": target.channel, "data-jump-message": target.message || "",
+  }, text || (target.message ? `${name} › message` : name));
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    jumpTo(target.channel, target.message);
+  });
+  return link;
+}
+
 function inlineToken(token) {
   const wrap = (tag, inner) => inline(inner, el(tag));
-  if (token.startsWith("```")) return el("pre", {}, token.slice(3, -3).replace(/^\w*\n/, ""));
   if (token.startsWith("`")) return el("code", {}, token.slice(1, -1));
   if (token.startsWith("**")) return wrap("strong", token.slice(2, -2));
   if (token.startsWith("__")) return wrap("u", token.slice(2, -2));
@@ -127,9 +216,13 @@ function inlineToken(token) {
   if ((m = /^<a?:(\w+):\d+>$/.exec(token))) return document.createTextNode(`:${m[1]}:`);
   if ((m = /^<t:(-?\d+)/.exec(token))) return el("code", {}, new Date(Number(m[1]) * 1000).toLocaleString());
   if ((m = /^\[([^\]]+)\]\(<?([^)>]+)>?\)$/.exec(token))) {
+    const target = jumpTarget(m[2]);
+    if (target) return jumpLink(target, m[1]);
     const href = safeUrl(m[2]);
     return href ? el("a", { href, target: "_blank", rel: "noopener noreferrer" }, m[1]) : document.createTextNode(m[1]);
   }
+  const target = jumpTarget(token);
+  if (target) return jumpLink(target, null);
   const href = safeUrl(token);
   return href ? el("a", { href, target: "_blank", rel: "noopener noreferrer" }, token) : document.createTextNode(token);
 }
@@ -141,22 +234,33 @@ function renderEmbed(embed) {
   if (typeof embed.color === "number") box.style.borderLeftColor = `#${embed.color.toString(16).padStart(6, "0")}`;
   const main = el("div", { class: "e-main" });
   if (embed.author && embed.author.name) main.append(el("div", { class: "e-author" }, embed.author.name));
-  if (embed.title) main.append(markdown(embed.title, el("div", { class: "e-title" })));
+  if (embed.title) main.append(inline(embed.title, el("div", { class: "e-title" })));
   if (embed.description) main.append(markdown(embed.description, el("div", { class: "e-desc" })));
   if (embed.fields && embed.fields.length) {
     const fields = el("div", { class: "e-fields" });
     for (const field of embed.fields) {
       fields.append(el("div", { class: field.inline ? "e-field inline" : "e-field" },
-        markdown(field.name, el("div", { class: "name" })),
+        inline(field.name, el("div", { class: "name" })),
         markdown(field.value, el("div", { class: "value" }))));
     }
     main.append(fields);
   }
   const thumb = embed.thumbnail && embed.thumbnail.url;
   box.append(thumb ? el("div", { class: "with-thumb" }, main, el("img", { class: "e-thumb", src: thumb, alt: "" })) : main);
-  if (embed.image && embed.image.url) box.append(el("img", { class: "e-image", src: embed.image.url, alt: embed.title || "image" }));
+  if (embed.image && embed.image.url) box.append(image(embed.image, { class: "e-image", alt: embed.title || "image" }));
   if (embed.footer && embed.footer.text) box.append(el("div", { class: "e-footer" }, embed.footer.text));
   return box;
+}
+
+function image(media, attrs) {
+  // With its size known before it loads, a picture takes its room at once: nothing below it
+  // moves when it arrives.
+  const node = el("img", { ...attrs, src: media.url });
+  if (media.width && media.height) {
+    node.width = media.width;
+    node.height = media.height;
+  }
+  return node;
 }
 
 function mediaUrl(url, message) {
@@ -196,9 +300,14 @@ function renderSelect(menu, message) {
     class: "select", disabled: Boolean(menu.disabled), multiple, "data-custom-id": menu.custom_id,
     "aria-label": menu.placeholder || "Make a selection",
   });
-  if (!multiple) node.append(el("option", { value: "", disabled: true, selected: true }, menu.placeholder || "Make a selection"));
-  for (const choice of selectChoices(menu)) {
-    node.append(el("option", { value: choice.value, title: choice.title || "", selected: multiple && choice.selected }, choice.label));
+  // Discord shows a menu's default option(s), or its placeholder; then, once a person picks,
+  // their choice, until the bot edits the message (the node is kept until then).
+  const choices = selectChoices(menu);
+  const defaults = choices.filter((c) => c.selected);
+  if (!multiple) node.append(el("option", { value: "", disabled: true, selected: !defaults.length }, menu.placeholder || "Make a selection"));
+  for (const choice of choices) {
+    const selected = multiple ? choice.selected : choice === defaults[0];
+    node.append(el("option", { value: choice.value, title: choice.title || "", selected }, choice.label));
   }
   const send = () => {
     const values = Array.from(node.selectedOptions).map((o) => o.value).filter((v) => v !== "");
@@ -273,7 +382,7 @@ function renderMessage(message) {
     if (a.in_embed) continue;
     const isImage = (a.content_type || "").startsWith("image/");
     body.append(el("div", { class: "attachment" }, isImage
-      ? el("img", { src: a.url, alt: a.description || a.filename })
+      ? image(a, { alt: a.description || a.filename })
       : el("a", { href: a.url, download: a.filename }, `📎 ${a.filename}`)));
   }
   renderComponents(message.components, message, body);
@@ -291,14 +400,86 @@ function renderMessages(data) {
   const visible = data.messages.filter((m) => !state.dismissed.has(`${data.viewer}:${m.id}`));
   const fingerprint = JSON.stringify([data.viewer, data.channel, visible]);
   if (fingerprint !== state.lastRender) {
-    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
-    box.replaceChildren(...(visible.length ? visible.map(renderMessage) : [el("div", { class: "empty" }, "No messages yet. Type / to start a game.")]));
-    if (atBottom || state.lastRender === "") box.scrollTop = box.scrollHeight;
+    if (state.lastRender === "") state.follow = "bottom";
+    // A message drawn before and unchanged keeps its node: its pictures stay loaded, and a
+    // menu keeps the option picked in it.
+    const drawn = new Map(Array.from(box.querySelectorAll(":scope > article"), (node) => [node.dataset.messageId, node]));
+    const nodes = visible.map((message) => {
+      const key = JSON.stringify(message);
+      const old = drawn.get(message.id);
+      if (old && old.qtKey === key) return old;
+      const node = renderMessage(message);
+      node.qtKey = key;
+      return node;
+    });
+    box.replaceChildren(...(nodes.length ? nodes : [el("div", { class: "empty" }, "No messages yet. Type / to start a game.")]));
+    state.sizes.disconnect();
+    for (const node of nodes) state.sizes.observe(node);
     state.lastRender = fingerprint;
   }
   box.dataset.viewer = data.viewer;
   box.dataset.channel = data.channel;
   box.dataset.revision = String(data.revision);
+  keepInView();
+  if (state.jump && state.jump.channel === data.channel) finishJump(data);
+}
+
+// --- keeping the right message in view -----------------------------------------------------------
+// The view follows the newest message ("bottom") until the person scrolls up, and again once
+// they scroll back down; after a jump it holds the message jumped to. Pictures loading,
+// messages growing and the window resizing all re-apply it.
+
+const NEAR_BOTTOM = 48;
+
+function keepInView() {
+  const box = $("messages");
+  if (state.follow === "bottom") {
+    box.scrollTop = box.scrollHeight;
+  } else if (state.follow) {
+    const node = box.querySelector(`article[data-message-id="${state.follow.message}"]`);
+    if (node) {
+      const gap = node.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      box.scrollTop += gap - Math.max(0, (box.clientHeight - node.offsetHeight) / 2);
+    }
+  }
+  state.ownScroll = box.scrollTop;
+}
+
+function onScroll() {
+  const box = $("messages");
+  if (Math.abs(box.scrollTop - state.ownScroll) < 2) return; // where keepInView put it
+  state.follow = box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_BOTTOM ? "bottom" : null;
+  state.ownScroll = box.scrollTop;
+}
+
+function jumpTo(channelId, messageId) {
+  // A link to a message: open its channel, bring the message into view and mark it.
+  if (!state.channels.some((c) => c.id === channelId)) {
+    showError("That channel is not in the sandbox (any more).");
+    return;
+  }
+  state.jump = { channel: channelId, message: messageId };
+  hideError();
+  if (channelId !== state.channel) openChannel(channelId);
+  else refresh();
+}
+
+function finishJump(data) {
+  const jump = state.jump;
+  state.jump = null;
+  if (!jump.message) { state.follow = "bottom"; keepInView(); return; }
+  const node = $("messages").querySelector(`article[data-message-id="${jump.message}"]`);
+  if (!node) {
+    const dismissed = data.messages.some((m) => m.id === jump.message);
+    showError(dismissed ? "You dismissed that message." : "That message is not among this channel's recent messages.");
+    return;
+  }
+  state.follow = { message: jump.message };
+  keepInView();
+  node.classList.remove("jumped");
+  void node.offsetWidth; // restart the highlight
+  node.classList.add("jumped");
+  setTimeout(() => node.classList.remove("jumped"), 2500);
 }
 
 async function refresh() {
@@ -614,7 +795,9 @@ function clearChannelView() {
   state.lastRender = "";
   const box = $("messages");
   box.replaceChildren();
+  state.sizes.disconnect();
   delete box.dataset.viewer;
+  delete box.dataset.channel;
   delete box.dataset.revision;
 }
 
@@ -702,6 +885,8 @@ async function main() {
   $("composer").addEventListener("blur", () => setTimeout(hideSuggestions, 150));
   $("composer-form").addEventListener("submit", (event) => { event.preventDefault(); sendCommand(); });
   $("error").addEventListener("click", hideError);
+  $("messages").addEventListener("scroll", onScroll, { passive: true });
+  new ResizeObserver(() => keepInView()).observe($("messages"));
   $("modal").addEventListener("submit", submitModal);
   $("modal-cancel").addEventListener("click", closeModal);
   document.addEventListener("keydown", (event) => { if (event.key === "Escape" && state.modal) closeModal(); });
