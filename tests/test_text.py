@@ -73,4 +73,5 @@ def test_counts_agree_with_their_words() -> None:
 
     assert plural(1, "die", "dice") == "1 die" and plural(2, "die", "dice") == "2 dice"
     assert plural(1, "deck") == "1 deck" and plural(10_050, "point") == "10,050 points"
-    assert _score(10050.0) == "10,050" and _score(2.5) == "2.5"
+    assert _score(10050.0) == "10,050 points" and _score(2.5) == "2.5 points"
+    assert _score(1.0, "book") == "1 book" and _score(0.0, "book") == "0 books"

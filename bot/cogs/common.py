@@ -16,7 +16,6 @@ from bot import answers
 from bot.engines.base import GameError
 from bot.tables.panels import take_back_hint
 from bot.tables.table import Table
-from bot.text import safe_name
 from bot.ui import is_manager, message_parts, person, send_private
 
 if TYPE_CHECKING:
@@ -166,13 +165,10 @@ def game_group(
     async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
         table = table_here(interaction, game)
         async with answers.in_time(interaction, public=True):
-            await _bot(interaction).tables.kick(
+            said = await _bot(interaction).tables.kick(
                 table.id, person(interaction.user), player.id, is_admin=is_manager(interaction)
             )
-            await answers.send(
-                interaction,
-                content=f"{safe_name(player.display_name)} was removed from the table.",
-            )
+            await answers.send(interaction, content=said)  # the one public word on it
         await _bot(interaction).tables.refresh(table)
 
     for command in (hand, status, leave, rejoin, cancel, kick):

@@ -120,6 +120,8 @@ class Outcome(BaseModel):
     winners: list[int]
     draw: bool = False
     summary: str = ""
+    unit: str = "point"
+    """What ``scores`` count, singular ("point", "chip", "book"), for the standings."""
 
     @classmethod
     def from_scores(cls, scores: Sequence[float], summary: str = "") -> Outcome:

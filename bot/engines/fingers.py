@@ -216,23 +216,29 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         )
 
     def outcome(self, state: FingersState) -> Outcome:
+        """The winner (empty hand) first, then everyone by books, most first; ``scores`` are
+        books. A draw ranks nobody above anyone."""
         if state.phase != "over":
             raise IllegalAction("The game is not over yet.")
         n = state.n_players
+        books = [float(len(state.books[s])) for s in range(n)]
         if state.winner is None:
             return Outcome(
-                scores=[0.0] * n,
+                scores=books,
                 ranks=[0] * n,
                 winners=[],
                 draw=True,
                 summary="A draw: nobody emptied their hand.",
+                unit="book",
             )
         w = state.winner
+        others = sorted({books[s] for s in range(n) if s != w}, reverse=True)
         return Outcome(
-            scores=[1.0 if s == w else 0.0 for s in range(n)],
-            ranks=[0 if s == w else 1 for s in range(n)],
+            scores=books,
+            ranks=[0 if s == w else 1 + others.index(books[s]) for s in range(n)],
             winners=[w],
             summary=f"{{p{w}}} wins with an empty hand.",
+            unit="book",
         )
 
     # Moves ---------------------------------------------------------------------------------

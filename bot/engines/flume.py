@@ -656,7 +656,8 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             events.append(
                 Event(
                     kind="game_over",
-                    text=f"{names} {verb} the game with {state.scores[winners[0]]}!",
+                    text=f"{names} {verb} the game with "
+                    f"{plural(state.scores[winners[0]], 'point')}!",
                     data={"winners": winners, "scores": list(state.scores)},
                 )
             )

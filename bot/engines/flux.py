@@ -47,6 +47,7 @@ from bot.engines.base import (
 from bot.engines.cards import card, label, sort_codes, standard_deck
 from bot.engines.flux_rules import (
     Rules,
+    Settlement,
     badness,
     best_value,
     claim_key,
@@ -178,6 +179,29 @@ class HandResult(BaseModel):
     eliminated: int | None = None
 
 
+class HandScore(BaseModel):
+    """Where one hand's points went, seat by seat (public: the final screen's score sheet).
+
+    ``value_game`` and ``poker_game`` say in a few words how those were won, naming seats as
+    ``{p0}``, ``{p1}`` … like event texts.
+    """
+
+    hand_no: int
+    target: int = 0
+    tricks: list[int]
+    fluxes: list[int]
+    value: list[int]
+    poker: list[int]
+    value_game: str = ""
+    poker_game: str = ""
+
+    def total(self, seat: int) -> int:
+        return self.tricks[seat] + self.fluxes[seat] + self.value[seat] + self.poker[seat]
+
+
+SCORE_KINDS = ("tricks", "fluxes", "value", "poker")
+
+
 class PendingSettle(BaseModel):
     """A value game waiting for the point dice choices (Variants 9 and 11); all public."""
 
@@ -224,6 +248,7 @@ class FluxState(BaseModel):
     settling: PendingSettle | None = None  # phase "dice": the value game being scored
     poker_choice: list[list[str] | None]
     last_result: HandResult | None = None
+    ledger: list[HandScore] = Field(default_factory=list)  # every hand's points, by source
     end_reason: str = ""
 
 
@@ -266,6 +291,7 @@ class FluxObservation(BaseModel):
     can_claim: bool
     my_poker: list[str] | None
     last_result: HandResult | None
+    ledger: list[HandScore] = Field(default_factory=list)
     scores_final: bool
     winner: int | None
     end_reason: str
@@ -288,6 +314,30 @@ def _names(seats: list[int]) -> str:
 
 def _labels(codes: list[str]) -> str:
     return " ".join(label(c) for c in codes)
+
+
+def _value_game_text(
+    caller: int | None, kind: str, result: Settlement, values: dict[int, int], target: int
+) -> str:
+    """How a value game was won, in a few words for the score sheet."""
+    winners = _names(result.winners)
+    if caller is None:
+        how = "after the last trick" if kind == "settled" else "when the cards ran out"
+        text = f"settled {how}: {winners} won"
+    elif result.undercut:
+        text = f"{{p{caller}}} called at {values[caller]} and was undercut by {winners}"
+    else:
+        gap = distance(values[caller], target)
+        text = f"{{p{caller}}} called at {values[caller]}" + (
+            f", on the target (bull's-eye +{result.bullseye})"
+            if result.bullseye
+            else f", {plural(gap, 'point')} off the target of {target}"
+            if gap
+            else ", on the target"
+        )
+    if result.zilched:
+        text += f"; zilch: {_names(result.zilched)}"
+    return text
 
 
 class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
@@ -541,6 +591,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 list(state.poker_choice[seat] or []) or None if mine and seat is not None else None
             ),
             last_result=state.last_result.model_copy(deep=True) if state.last_result else None,
+            ledger=[h.model_copy(deep=True) for h in state.ledger],
             scores_final=state.phase == "over",
             winner=self._winner(state) if state.phase == "over" else None,
             end_reason=state.end_reason,
@@ -766,7 +817,8 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             points = settle(values, state.target, rules, winner, 0).points.get(winner, 0)
         else:
             points = ORIGINAL_POINTS
-        state.scores[winner] += points
+        self._credit(state, winner, "value", points)
+        self._sheet(state).value_game = f"{{p{winner}}} won with an original hand"
         result.seats = [
             SeatResult(
                 seat=s,
@@ -861,7 +913,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.tricks_won += 1
         rules = state.config.rules
         trick_point = 0 if rules.no_bonus else 1
-        state.scores[winner] += trick_point
+        self._credit(state, winner, "tricks", trick_point)
         events = [
             Event(
                 kind="trick",
@@ -922,7 +974,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.hands[seat] = []
         state.selected[seat] = []
         points = 0 if rules.no_bonus else FLUX_POINTS
-        state.scores[seat] += points
+        self._credit(state, seat, "fluxes", points)
         events = [
             Event(
                 kind="flux",
@@ -1086,7 +1138,10 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         values = {s: self.value_of(state, s) for s in seats}
         result = settle(values, state.target, rules, caller, pending.bullseye)
         for s, pts in result.points.items():
-            state.scores[s] += pts
+            self._credit(state, s, "value", pts)
+        sheet = self._sheet(state)
+        sheet.target = state.target
+        sheet.value_game = _value_game_text(caller, kind, result, values, state.target)
         state.settling = None
         state.last_result = HandResult(
             hand_no=state.hand_no,
@@ -1181,7 +1236,13 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             worth = poker_points(state.turnup, rules)
             points = worth + (1 if rules.has("5") else 0) if winner is not None else 0
             if winner is not None:
-                state.scores[winner] += points
+                self._credit(state, winner, "poker", points)
+                named = ranks[winner].describe()
+                self._sheet(
+                    state
+                ).poker_game = f"{{p{winner}}} won with {named[:1].lower()}{named[1:]}"
+            else:
+                self._sheet(state).poker_game = "every hand tied"
             result.poker = hands
             result.poker_names = {s: r.describe() for s, r in ranks.items()}
             result.poker_winner = winner
@@ -1206,6 +1267,29 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         if self._score_end(state, events):
             return events
         return events + self._end_hand(state)
+
+    # the score sheet -------------------------------------------------------------------
+
+    def _sheet(self, state: FluxState) -> HandScore:
+        """This hand's line of the score sheet (started on first use)."""
+        if not state.ledger or state.ledger[-1].hand_no != state.hand_no:
+            zeros = [0] * state.n_players
+            state.ledger.append(
+                HandScore(
+                    hand_no=state.hand_no,
+                    target=state.target,
+                    tricks=list(zeros),
+                    fluxes=list(zeros),
+                    value=list(zeros),
+                    poker=list(zeros),
+                )
+            )
+        return state.ledger[-1]
+
+    def _credit(self, state: FluxState, seat: int, kind: str, points: int) -> None:
+        """Score ``points`` for ``seat`` and note where they came from (one of SCORE_KINDS)."""
+        state.scores[seat] += points
+        getattr(self._sheet(state), kind)[seat] += points
 
     # hand and game end -----------------------------------------------------------------
 
@@ -1299,7 +1383,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         limit = state.config.score_limit
         if limit is None or max(state.scores) < limit:
             return False
-        events.extend(self._game_over(state, f"Someone reached {limit} points."))
+        events.extend(self._game_over(state, f"Someone reached {plural(limit, 'point')}."))
         return True
 
     def _game_over(self, state: FluxState, reason: str) -> list[Event]:

@@ -34,7 +34,7 @@ from bot.engines.qdice_scoring import (
     has_score,
     is_black_hole,
     is_quantum,
-    stray_dice,
+    why_no_score,
 )
 
 Colour = Literal["A", "B"]
@@ -106,10 +106,6 @@ def _dice_text(dice: list[Die]) -> str:
 
 def _dice_data(dice: list[Die]) -> list[dict[str, object]]:
     return [{"value": d.value, "colour": d.colour} for d in dice]
-
-
-def _and_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
@@ -255,12 +251,7 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
             )
         points = self._selection_points(state, selection)
         if points is None:
-            strays = stray_dice(state.dice, selection)
-            names = [f"the {state.dice[i].value}" for i in strays]
-            verb = "is" if len(names) == 1 else "are"
-            raise IllegalAction(
-                f"Those dice don't score: {_and_list(names)} {verb} not part of a combination."
-            )
+            raise IllegalAction(f"Those dice don't score: {why_no_score(state.dice, selection)}.")
         return points
 
     def _bank_problem(self, state: QDiceState, points: int) -> str | None:

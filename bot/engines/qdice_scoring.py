@@ -245,6 +245,83 @@ def stray_dice(roll: Sequence[Any], selection: Sequence[int]) -> list[int]:
     return [i for i in selection if i not in best[2]]
 
 
+_COUNT_WORDS = {1: "a single", 2: "two", 3: "three", 4: "four", 5: "five"}
+_ORDINALS = {4: "fourth", 5: "fifth", 6: "sixth"}
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def why_no_score(roll: Sequence[Any], selection: Sequence[int]) -> str:
+    """Why keeping ``selection`` (indices into ``roll``) does not score, naming the dice that
+    don't and the rule they miss: "a single 2 scores only in three of a kind".
+
+    The dice left over are those of :func:`stray_dice`; a whole-roll combination the roll
+    holds (a small straight, a 1-6 straight, three pairs) is pointed out when keeping every
+    die would have scored.
+    """
+    strays = stray_dice(roll, selection)
+    values = [die_key(roll[i])[0] for i in selection]
+    stray_values = [die_key(roll[i])[0] for i in strays]
+    lone: list[str] = []  # values with one die left over and none used in a triple
+    reasons: list[str] = []
+    for value in sorted(set(stray_values)):
+        extra = stray_values.count(value)
+        kept = values.count(value) - extra  # the dice of this value already in triples
+        if value in SINGLES:  # never left over by stray_dice, but say something true
+            reasons.append(f"the {value} is left out of every combination")
+        elif kept:
+            ordinals = [_ORDINALS.get(kept + k, "next") for k in range(1, extra + 1)]
+            verb = "is" if extra == 1 else "are"
+            reasons.append(
+                f"three {_plural(value)} make three of a kind, but the {_and(ordinals)} "
+                f"{value} {verb} left over ({_plural(value)} score only three at a time)"
+            )
+        elif extra == 1:
+            lone.append(str(value))
+        else:
+            on_table = sum(1 for d in roll if die_key(d)[0] == value)
+            hint = f": keep a third {value} too" if on_table > extra else ""
+            reasons.append(
+                f"{_COUNT_WORDS.get(extra, str(extra))} {_plural(value)} score only as three "
+                f"of a kind{hint}"
+            )
+    if lone:
+        either = lone[0] if len(lone) == 1 else ", ".join(lone[:-1]) + " or " + lone[-1]
+        reasons.insert(0, f"a single {either} scores only in three of a kind")
+    whole = _whole_roll_hint(roll, selection, stray_values)
+    if whole:
+        reasons.append(whole)
+    return "; ".join(reasons) if reasons else "they are not a scoring combination"
+
+
+_WHOLE_NAMES = {"large straight": "a 1-6 straight scores", "three pairs": "three pairs score",
+                "small straight": "a small straight scores", "Quantum": "a Quantum scores"}  # fmt: skip
+
+
+def _whole_roll_hint(roll: Sequence[Any], selection: Sequence[int], strays: list[int]) -> str:
+    """A combination of the whole roll the selection is part of, or a run of three it tries
+    to make from a roll that was not of three dice; "" if neither."""
+    rolled = len(roll)
+    if len(selection) < rolled and score_keep(roll, rolled) is not None:
+        key = canonical(roll)
+        readings = _whole_six(key) if rolled == 6 else _small_straight(key) if rolled == 3 else []
+        if readings:
+            label = readings[0][1][0][0]
+            name = next((v for k, v in _WHOLE_NAMES.items() if label.startswith(k)), "")
+            if name:
+                return f"{name} only when you keep all {_COUNT_WORDS[3] if rolled == 3 else 'six'} dice"
+    runs = sorted(v for v in set(strays) if v + 1 in strays and v + 2 in strays)
+    if runs and rolled != 3:
+        low = runs[0]
+        return (
+            f"a run like {low}-{low + 1}-{low + 2} is a small straight only when it is the "
+            "whole of a three-dice roll"
+        )
+    return ""
+
+
 def score_key(key: tuple[DieKey, ...], rolled: int) -> int | None:
     """:func:`score_keep` for a key that is already canonical (the AI's hot path)."""
     split = _best_split(key, rolled == 3 and len(key) == 3, rolled == 6 and len(key) == 6)

@@ -331,7 +331,8 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         best = max(state.chips)
         names = _and_list([f"{{p{w}}}" for w in result.winners])
         verb = "wins" if len(result.winners) == 1 else "share the win"
-        return result.model_copy(update={"summary": f"{names} {verb} with {best} chips."})
+        summary = f"{names} {verb} with {plural(best, 'chip')}."
+        return result.model_copy(update={"summary": summary, "unit": "chip"})
 
     # Moves ---------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.engines import flume_ai
+from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
 from bot.engines.flume_rules import POINT_LABELS, is_trump
@@ -121,7 +122,10 @@ class FlumeUI:
         elif obs.phase == "trump":
             parts = [f"{who} won the bid at {obs.bid} and names trumps"]
         elif obs.phase == "discard":
-            parts = [f"{who} to discard non-trumps", f"{obs.stock_count} cards in the stock"]
+            parts = [
+                f"{who} to discard non-trumps",
+                f"{plural(obs.stock_count, 'card')} in the stock",
+            ]
         elif obs.phase == "call":
             parts = [f"{who} calls a partner by naming a card"]
         else:

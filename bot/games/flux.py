@@ -20,6 +20,7 @@ from bot.engines.flux_rules import (
     is_zilch,
     variants_text,
 )
+from bot.games.flux_scores import score_fields
 from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
@@ -35,9 +36,8 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
-def _own_value(obs: FluxObservation) -> tuple[int, int]:
-    """This seat's value (point dice as chosen, or else used to get nearest the target) and
-    its distance from the target."""
+def _own_value(obs: FluxObservation) -> int:
+    """This seat's value (point dice as chosen, or else used to get nearest the target)."""
     rules = obs.rules
     seat = obs.seat if obs.seat is not None else 0
     raw = hand_value(obs.hand, rules.absolute)
@@ -45,7 +45,23 @@ def _own_value(obs: FluxObservation) -> tuple[int, int]:
         value = raw + obs.my_dice_use  # the use of the dice this seat chose
     else:
         value = best_value(raw, obs.point_dice[seat], obs.target, rules)
-    return value, distance(value, obs.target)
+    return value
+
+
+def value_text(value: int, target: int, raw: int | None = None) -> str:
+    """A hand's value and how far it is from the target, said plainly: "13, 1 point away from
+    the target of 12"; "-14, 2 points away from -12 (the target counts with either sign)".
+    ``raw`` is the cards alone, shown when point dice changed the value."""
+    gap = distance(value, target)
+    if value < 0 < target:
+        mark, note = f"-{target}", " (the target counts with either sign)"
+    else:
+        mark, note = f"the target of {target}", ""
+    where = f"right on {mark}" if gap == 0 else f"{plural(gap, 'point')} away from {mark}"
+    text = f"{value}, {where}{note}"
+    if raw is not None and raw != value:
+        text += f"; cards {raw}, point dice {value - raw:+d}"
+    return text
 
 
 class FluxUI:
@@ -59,7 +75,7 @@ class FluxUI:
         status = f"Target **{obs.target}**"
         if obs.turnup:
             status += f" · trumps {SUIT_SYMBOLS[card(obs.turnup).suit]}"
-        status += f" · {obs.cards_left} cards before the cut-off"
+        status += f" · {plural(obs.cards_left, 'card')} before the cut-off"
         match obs.phase:
             case "claim":
                 doing = (
@@ -85,6 +101,9 @@ class FluxUI:
                 return obs.end_reason
         return f"{doing}\n{status}"
 
+    def final_fields(self, observation: FluxObservation, names: list[str]) -> list[Field]:
+        return score_fields(observation, names)
+
     def public_controls(self, observation: FluxObservation, legal: list[str]) -> list[Control]:
         return []  # every move involves a hidden hand: players act from their own view
 
@@ -95,9 +114,10 @@ class FluxUI:
         seat = obs.seat if obs.seat is not None else 0
         fields = [Field("Your score", str(obs.scores[seat]))]
         if obs.hand:
-            value, gap = _own_value(obs)
+            value = _own_value(obs)
+            raw = hand_value(obs.hand, obs.rules.absolute)
             fields.append(Field("Your hand", " ".join(label(c) for c in obs.hand), inline=False))
-            fields.append(Field("Value", f"{value} ({gap} from {obs.target})"))
+            fields.append(Field("Hand value", value_text(value, obs.target, raw), inline=False))
         if obs.point_dice[seat]:
             fields.append(Field("Point dice", ", ".join(map(str, obs.point_dice[seat]))))
         if obs.turnup:
@@ -135,7 +155,7 @@ class FluxUI:
         ]
 
     def _moves(self, obs: FluxObservation, legal: list[str]) -> tuple[str, list[Control]]:
-        value, gap = _own_value(obs)
+        value = _own_value(obs)
         if obs.phase == "claim":
             if "claim" in legal:
                 text = f"Your hand is at the target ({value}): claim it for the value game?"
@@ -169,7 +189,7 @@ class FluxUI:
             want = str(high) if low == high else f"0 to {high}"
             text = (
                 f"You have command. Pick {plural(want, 'card')} to discard, or call now "
-                f"(your value {value} is {gap} from the target)."
+                f"(your hand is worth {value_text(value, obs.target)})."
             )
             confirm = f"Discard {picked}" if picked else "Keep hand"
             return text, [
@@ -251,9 +271,9 @@ class FluxUI:
         ends = []
         if config.deal_rounds is not None:
             n = config.deal_rounds
-            ends.append(f"after {n} deal{'' if n == 1 else 's'} each")
+            ends.append(f"after {plural(n, 'deal')} each")
         if config.limit is not None and "15" in config.keys:
-            ends.append(f"at {config.limit} points")
+            ends.append(f"at {plural(config.limit, 'point')}")
         if ends:
             first = ", whichever comes first" if len(ends) > 1 else ""
             text += f" The game ends {' or '.join(ends)}{first}."

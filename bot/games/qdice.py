@@ -7,6 +7,7 @@ from PIL import Image
 from bot.engines import qdice_ai
 from bot.engines.base import plural
 from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
+from bot.engines.qdice_scoring import why_no_score
 from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
@@ -25,17 +26,20 @@ class QDiceUI:
         if obs.current is None:
             return ""
         parts = [f"**{names[obs.current]}** to play", f"turn total {obs.turn_total:,}"]
+        why = ""
         if obs.selected:
             score = obs.selection_score
             parts.append(
                 f"selection scores {score:,}" if score is not None else "selection does not score"
             )
+            if score is None:
+                why = f"\nThose dice don't score: {why_no_score(obs.dice, obs.selected)}."
         else:
             parts.append("pick the dice to keep, then Roll or Bank")
         if obs.final_round and obs.contingent_winner is not None:
             lead = names[obs.contingent_winner]
             parts.append(f"last turns: beat {lead}'s {obs.scores[obs.contingent_winner]:,}")
-        return " · ".join(parts)
+        return " · ".join(parts) + why
 
     def public_controls(self, observation: QDiceObservation, legal: list[str]) -> list[Control]:
         obs = observation

@@ -13,6 +13,7 @@ from __future__ import annotations
 from PIL import Image
 
 from bot.engines import qpoker_ai
+from bot.engines.base import plural
 from bot.engines.qpoker import (
     CARD_NAMES,
     CARDS,
@@ -227,7 +228,8 @@ class QPokerUI:
     def options_text(self, config: QPokerConfig) -> str:
         cards = "5 community cards" if config.community == "five" else "one card per player"
         calling = "calling measurement allowed" if config.calling else "no early measurement"
-        return f"{config.chips} chips each, {config.rounds} rounds, {cards} a round, {calling}."
+        rounds = plural(config.rounds, "round")
+        return f"{plural(config.chips, 'chip')} each, {rounds}, {cards} a round, {calling}."
 
 
 SPEC = GameSpec(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,7 +168,8 @@ def clean_text(text: str) -> str:
     one space, and controls and format characters (joiners, direction marks) are dropped.
     A character the font lacks is replaced by its accent-free form or an ASCII stand-in
     when that can be drawn, else by ``?`` if it is a letter or digit (CJK, right-to-left
-    scripts) and dropped otherwise (most emoji).
+    scripts) and dropped otherwise (most emoji), with the space before it when punctuation
+    follows.
     """
     out: list[str] = []
     for raw in unicodedata.normalize("NFC", unescape(text)):
@@ -189,7 +191,16 @@ def clean_text(text: str) -> str:
             out.append(base)
         elif category[0] in "LN":
             out.append("?")
-    return " ".join("".join(out).split())
+        else:
+            out.append(_DROPPED)
+    # "Zoë 🎲's turn" must not become "Zoë 's turn": a space before a dropped character goes
+    # with it when punctuation follows.
+    joined = _SPACE_BEFORE_DROPPED.sub("", "".join(out)).replace(_DROPPED, "")
+    return " ".join(joined.split())
+
+
+_DROPPED = "\x00"
+_SPACE_BEFORE_DROPPED = re.compile(r" \x00+(?=[^\w\s\x00])")
 
 
 def display_name(name: str, fallback: str) -> str:
@@ -574,13 +585,46 @@ def strip_alert(
     )
 
 
-def strip_winner(draw: ImageDraw.ImageDraw, text: str, size: int = 22, *, box: Box = STRIP) -> None:
-    """The gold status strip at the end: a crown and who won."""
+def strip_winner(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    size: int = 22,
+    *,
+    box: Box = STRIP,
+    names: Sequence[str] = (),
+    joiner: str = " & ",
+) -> None:
+    """The gold status strip at the end: a crown and who won.
+
+    ``text`` may hold ``{names}``: the winners' ``names`` joined, each shortened only as
+    much as needed so that the rest of the line ("wins with 24 points!") always shows.
+    """
     x0, y0, x1, y1 = box
     cy = (y0 + y1) / 2
+    width = x1 - x0 - 70
+    if "{names}" in text:
+        rest = font(size).getlength(clean_text(text.replace("{names}", "")))
+        text = text.replace("{names}", fit_names(names, font(size), width - rest - 4, joiner))
     panel(draw, box, PALETTE.win, radius=10)
     crown(draw, (x0 + 16, cy - 10, x0 + 42, cy + 9), (40, 30, 6))
-    draw_text(draw, (x0 + 54, cy), text, size, PALETTE.win_ink, anchor="lm", max_width=x1 - x0 - 70)
+    draw_text(draw, (x0 + 54, cy), text, size, PALETTE.win_ink, anchor="lm", max_width=width)
+
+
+def fit_names(names: Sequence[str], fnt: Font, width: float, joiner: str = " & ") -> str:
+    """``names`` joined by ``joiner`` within ``width`` pixels: short names stay whole and
+    the long ones share what is left, each cut with "…" (so every name still shows)."""
+    cleaned = [clean_text(n) for n in names]
+    if fnt.getlength(joiner.join(cleaned)) <= width or not cleaned:
+        return joiner.join(cleaned)
+    room = width - fnt.getlength(joiner) * (len(cleaned) - 1)
+    order = sorted(range(len(cleaned)), key=lambda i: fnt.getlength(cleaned[i]))
+    fitted = list(cleaned)
+    for k, i in enumerate(order):
+        share = room / (len(order) - k)
+        if fnt.getlength(cleaned[i]) > share:
+            fitted[i] = ellipsize(cleaned[i], fnt, share)
+        room -= fnt.getlength(fitted[i])
+    return joiner.join(fitted)
 
 
 def seat_row(

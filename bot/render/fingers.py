@@ -17,8 +17,11 @@ from bot.render.common import (
     RGB,
     SIZE,
     WIDTH,
+    clean_text,
     draw_text,
     event_lines,
+    fit_font,
+    font,
     panel,
     seat_name,
     table_canvas,
@@ -27,9 +30,9 @@ from bot.render.common import (
 
 GRID_TOP = 80
 LOG_TOP = 476
-NAME_W = 190
-COUNT_W = 78
-BOOKS_W = 120
+NAME_W = 214
+COUNT_W = 74
+BOOKS_W = 84
 EVENT_LINES = 4
 
 
@@ -99,9 +102,7 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
             if obs.flavour == f
             else PALETTE.text_dim
         )
-        draw_text(
-            draw, (x, head_y), label, 14, colour, anchor="mm", max_width=flavour_w - 6, bold=True
-        )
+        _draw_label(draw, (x, head_y), label, flavour_w - 6, colour)
     draw_text(draw, (right - BOOKS_W / 2, head_y), "BOOKS", 14, PALETTE.text_dim, anchor="mm")
     for seat in range(rows):
         top = GRID_TOP + 34 + seat * row_h
@@ -138,6 +139,36 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
             draw_text(draw, (x, mid), holding_text(lo, hi), 18, _cell_colour(lo, hi), anchor="mm")
         books = str(len(obs.books[seat])) if obs.books[seat] else "–"
         draw_text(draw, (right - BOOKS_W / 2, mid), books, 18, PALETTE.text, anchor="mm")
+
+
+def label_lines(label: str, width: float) -> tuple[list[str], int]:
+    """A column heading as it is drawn: one line at 14 px when it fits, else its words split
+    over two lines at 12 px (each shortened if it must be)."""
+    if font(14, True).getlength(clean_text(label)) <= width:
+        return [label], 14
+    words = label.split()
+    if len(words) < 2:
+        return [label], int(fit_font(label, (13, 12), width, bold=True).size)
+    fnt = font(12, True)
+    cuts = range(1, len(words))
+    best = min(
+        cuts,
+        key=lambda k: max(fnt.getlength(" ".join(words[:k])), fnt.getlength(" ".join(words[k:]))),
+    )
+    return [" ".join(words[:best]), " ".join(words[best:])], 12
+
+
+def _draw_label(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], label: str, width: float, colour: RGB
+) -> None:
+    lines, size = label_lines(label, width)
+    x, y = xy
+    top = y - (len(lines) - 1) * (size + 1) / 2
+    for i, line in enumerate(lines):
+        draw_text(
+            draw, (x, top + i * (size + 1)), line, size, colour, anchor="mm", max_width=width,
+            bold=True,
+        )  # fmt: skip
 
 
 def _draw_row_back(

@@ -27,7 +27,12 @@ from bot.render.common import (
     RGB,
     SIZE,
     WIDTH,
+    clean_text,
     draw_text,
+    ellipsize,
+    fit_font,
+    fit_names,
+    font,
     header_info,
     panel,
     progress_bar,
@@ -94,8 +99,16 @@ def _background() -> Image.Image:
     return img
 
 
-def _side_names(obs: FlumeObservation, names: list[str], team: int) -> str:
-    return " & ".join(seat_name(names, s) for s in range(4) if s % 2 == team)
+def _side_names(
+    obs: FlumeObservation, names: list[str], team: int, fit: tuple[int, float] | None = None
+) -> str:
+    """The partners of a team, "Ann & Bob"; with ``fit`` (font size, width), each name is
+    shortened only as needed so that both still show."""
+    members = [seat_name(names, s) for s in range(4) if s % 2 == team]
+    if fit is None:
+        return " & ".join(members)
+    size, width = fit
+    return fit_names(members, font(size), width)
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
@@ -126,9 +139,10 @@ PHASE_VERBS = {
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
     if obs.phase == "over":
-        who = " & ".join(seat_name(names, w) for w in obs.winners)
         score = obs.scores[obs.winners[0]] if obs.winners else 0
-        strip_winner(draw, f"{who} win with {plural(score, 'point')}!")
+        verb = "wins" if len(obs.winners) == 1 else "win"
+        who = [seat_name(names, w) for w in obs.winners]
+        strip_winner(draw, f"{{names}} {verb} with {plural(score, 'point')}!", names=who)
         return
     if obs.current is None:
         strip_note(draw)
@@ -148,7 +162,7 @@ def _seat_status(obs: FlumeObservation, seat: int) -> str:
         parts.append(f"swapped {obs.discarded[seat]}")
     if obs.phase in ("play", "call") or obs.tricks:
         parts.append(f"{obs.hand_sizes[seat]} left")
-        parts.append(f"{obs.taken[seat]} pts")
+        parts.append(f"game {obs.taken[seat]}")
     return " · ".join(parts)
 
 
@@ -168,21 +182,24 @@ def _draw_plate(
         draw_text(draw, (x1 - 19, y0 + 16), "D", 15, (24, 24, 28), anchor="mm", bold=True)
         right = x1 - 34
     colour = PALETTE.accent if acting else PALETTE.text
+    name = seat_name(names, seat)
+    size = int(fit_font(name, (19, 17, 15), right - x0 - 10, bold=True).size)
     draw_text(
         draw,
         (x0 + 10, y0 + 17),
-        seat_name(names, seat),
-        19,
+        name,
+        size,
         colour,
         anchor="lm",
         max_width=right - x0 - 10,
         bold=True,
     )
+    status = _seat_status(obs, seat)
     draw_text(
         draw,
         (x0 + 10, y0 + 43),
-        _seat_status(obs, seat),
-        15,
+        status,
+        int(fit_font(status, (15, 14, 13), x1 - x0 - 16).size),
         (200, 226, 214),
         anchor="lm",
         max_width=x1 - x0 - 16,
@@ -223,14 +240,38 @@ def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservati
             paste_card(img, (left + i * step, top), code, small, four_colour=obs.four_colour)
         draw_text(draw, (326, top - 16), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
         return
-    message = {
-        "bid": "Bidding: 3 to 6 points, or pass",
-        "trump": "The bidder names trumps",
-        "discard": "Discarding non-trumps and drawing",
-        "call": "The bidder calls a partner",
-        "over": "Game over",
-    }.get(obs.phase, "")
-    draw_text(draw, (326, 354), message, 20, FELT_TEXT, anchor="mm", max_width=400)
+    message, box = centre_line(obs)
+    if message:
+        draw_text(
+            draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), message, CENTRE_SIZE,
+            FELT_TEXT, anchor="mm", max_width=CENTRE_WIDTH,
+        )  # fmt: skip
+
+
+CENTRE_MESSAGES = {
+    "bid": "Bidding: 3 to 6 points, or pass",
+    "trump": "The bidder names trumps",
+    "discard": "Discarding non-trumps and drawing",
+    "call": "The bidder calls a partner",
+    "over": "Game over",
+}
+CENTRE_SIZE = 20
+CENTRE_WIDTH = FELT[2] - FELT[0] - 40
+# The centre line's height: in the open band between the plates at the top and the plates at
+# the sides (with four seats the side plates sit at the middle of the felt).
+CENTRE_Y = {4: 266, 5: 300}
+
+
+def centre_line(obs: FlumeObservation) -> tuple[str, tuple[int, int, int, int]]:
+    """The line of text in the middle of the felt when no cards are there, and the box its
+    ink fills (tests check it stays clear of every seat's plate)."""
+    message = CENTRE_MESSAGES.get(obs.phase, "")
+    if not message:
+        return "", (0, 0, 0, 0)
+    cx, cy = (FELT[0] + FELT[2]) // 2, CENTRE_Y[obs.n_players]
+    text = ellipsize(message, font(CENTRE_SIZE), CENTRE_WIDTH)
+    left, top, right, bottom = font(CENTRE_SIZE).getbbox(text, anchor="mm")
+    return text, (cx + int(left), cy + int(top), cx + int(right), cy + int(bottom))
 
 
 def _special_holders(obs: FlumeObservation) -> dict[str, int]:
@@ -265,12 +306,18 @@ class _Column:
         self.y += 24
 
     def row(self, label: str, value: str = "", colour: RGB = PALETTE.text, size: int = 18) -> None:
+        """``label`` on the left, ``value`` in bold on the right; a long value is shortened
+        before a short label is (a long label keeps at least its first word)."""
         width = self.right - self.left
         value_w = 0.0
         if value:
+            label_w = font(size).getlength(clean_text(label))
+            first_word = font(size).getlength(label.split()[0] + " …") if label else 0
+            keep = label_w if label_w <= width / 2 else min(label_w, first_word)
             value_w = draw_text(
-                self.draw, (self.right, self.y), value, size, colour, anchor="rm", bold=True
-            )
+                self.draw, (self.right, self.y), value, size, colour, anchor="rm", bold=True,
+                max_width=width - keep - 8,
+            )  # fmt: skip
         draw_text(
             self.draw,
             (self.left, self.y),
@@ -292,7 +339,9 @@ def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
         for team in (0, 1):
             lead = obs.winners and team == obs.winners[0] % 2
             colour = PALETTE.gold if lead else PALETTE.text
-            col.row(_side_names(obs, names, team), str(obs.scores[team]), colour)
+            score = str(obs.scores[team])
+            room = col.right - col.left - font(18, True).getlength(score) - 8
+            col.row(_side_names(obs, names, team, (18, room)), score, colour)
             fraction = max(0, obs.scores[team]) / obs.target
             progress_bar(col.draw, (col.left, col.y - 8, col.right, col.y - 2), fraction, colour)
             col.gap(6)
@@ -322,8 +371,11 @@ def _draw_hand_info(col: _Column, obs: FlumeObservation, names: list[str]) -> No
     if obs.phase in ("play", "call") and obs.trump is not None:
         if obs.teams:
             for team in (0, 1):
-                points = sum(obs.taken[s] for s in range(4) if s % 2 == team)
-                col.row(f"Taken by {_side_names(obs, names, team)}", str(points), size=16)
+                points = str(sum(obs.taken[s] for s in range(4) if s % 2 == team))
+                room = col.right - col.left - font(16, True).getlength(points) - 8
+                label = "Toward game: "
+                who = _side_names(obs, names, team, (16, room - font(16).getlength(label)))
+                col.row(label + who, points, size=16)
         for name, seat in _special_holders(obs).items():
             col.row(f"{POINT_LABELS[name]}: {seat_name(names, seat)}", size=16)
 
@@ -403,6 +455,7 @@ def render_hand_png(obs: FlumeObservation) -> bytes:
 
 __all__ = [
     "SIZE",
+    "centre_line",
     "hand_card_box",
     "plate_box",
     "render_flume",

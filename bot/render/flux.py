@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card
-from bot.engines.flux import FluxObservation
+from bot.engines.flux import FluxObservation, HandScore
 from bot.engines.flux_rules import poker_points
 from bot.render.cards import card_size, fan_width, paste_card, paste_fan
 from bot.render.common import (
@@ -26,6 +26,10 @@ from bot.render.common import (
     WIDTH,
     draw_die,
     draw_text,
+    ellipsize,
+    fit_font,
+    fit_names,
+    font,
     panel,
     seat_name,
     table_canvas,
@@ -42,6 +46,7 @@ TRICK_W = 76
 TRICK_TOP = 268
 SHOE_TOP = 470
 MINI_W = 36
+HEADER_W = 560  # the header line's width, right of the title
 FELT_INK = PALETTE.felt_text
 PHASE_TEXT = {
     "claim": "Original hand claims",
@@ -74,10 +79,13 @@ def row_box(seat: int, n_players: int) -> tuple[int, int, int, int]:
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
-    info = (
-        f"Hand {obs.hand_no}  ·  {seat_name(names, obs.dealer)} deals  ·  {PHASE_TEXT[obs.phase]}"
+    before, after = f"Hand {obs.hand_no}  ·  ", f" deals  ·  {PHASE_TEXT[obs.phase]}"
+    fixed = font(18).getlength(before + after)
+    dealer = ellipsize(seat_name(names, obs.dealer), font(18), HEADER_W - fixed)  # the rest stays
+    info = before + dealer + after
+    draw_text(
+        draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=HEADER_W
     )
-    draw_text(draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=560)
     variants = ", ".join(obs.variants) if obs.variants else "none"
     extra = f"Variants: {variants}  ·  {plural(obs.decks, 'deck')}"
     draw_text(
@@ -159,7 +167,7 @@ def _draw_trick(
 
 def _draw_shoe(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
     x = FELT[0] + 20
-    text = f"{obs.cards_left} cards before the cut-off  ·  {obs.out_count} used"
+    text = f"{plural(obs.cards_left, 'card')} before the cut-off  ·  {obs.out_count:,} used"
     draw_text(draw, (x, SHOE_TOP), text, 18, PALETTE.text, anchor="lm")
     draw_text(draw, (x, SHOE_TOP + 28), "BURNED", 15, FELT_INK, anchor="lm")
     paste_fan(img, (x + 80, SHOE_TOP + 22), list(obs.burned), 40, overlap=0.35)
@@ -173,33 +181,45 @@ def _draw_board(
     for seat in range(obs.n_players):
         box = row_box(seat, obs.n_players)
         acting = seat in obs.to_act
-        fill = PALETTE.current_row if acting else PALETTE.panel_alt
-        panel(draw, box, fill, radius=10)
+        won = obs.phase == "over" and seat == obs.winner
+        fill = PALETTE.win_row if won else (PALETTE.current_row if acting else PALETTE.panel_alt)
+        panel(draw, box, fill, radius=10, outline=PALETTE.gold if won else None)
         x0, y0, x1, _ = box
-        name_colour = PALETTE.accent if acting else PALETTE.text
+        name_colour = PALETTE.accent if acting or won else PALETTE.text
         if not obs.active[seat]:
             name_colour = PALETTE.text_faint
         if acting:
             triangle_right(draw, (x0 + 12, y0 + 16), 12, PALETTE.accent)
-        tags = []
-        if seat == obs.dealer:
-            tags.append("D")
-        if seat == obs.commander:
-            tags.append("★")
-        if obs.answered[seat]:
-            tags.append("✓")
-        name = seat_name(names, seat) + (f"  {' '.join(tags)}" if tags else "")
-        draw_text(draw, (x0 + 24, y0 + 16), name, 17, name_colour, anchor="lm", max_width=210)
-        draw_text(
+        score_w = draw_text(
             draw,
             (x1 - 10, y0 + 16),
-            str(obs.scores[seat]),
+            f"{obs.scores[seat]:,}",
             22,
             PALETTE.text,
             anchor="rm",
             bold=True,
         )
-        _draw_row_detail(img, draw, obs, seat, box)
+        tags = []
+        if seat == obs.dealer and obs.phase != "over":
+            tags.append("dealer")
+        if seat == obs.commander:
+            tags.append("★ command")
+        if obs.answered[seat]:
+            tags.append("✓ chosen")
+        tag_text = "  ·  ".join(tags)
+        tag_w = font(13).getlength(tag_text) + 12 if tags else 0
+        room = x1 - x0 - 24 - score_w - 18
+        name_w = draw_text(
+            draw, (x0 + 24, y0 + 16), seat_name(names, seat), 17, name_colour, anchor="lm",
+            max_width=max(60, room - tag_w),
+        )  # fmt: skip
+        if tags:
+            draw_text(
+                draw, (x0 + 24 + name_w + 10, y0 + 17), tag_text, 13, PALETTE.text_dim,
+                anchor="lm", max_width=room - name_w - 10,
+            )  # fmt: skip
+        if obs.phase != "over" or not obs.ledger:
+            _draw_row_detail(img, draw, obs, seat, box)
 
 
 def _draw_row_detail(
@@ -230,7 +250,7 @@ def _draw_row_detail(
             max_width=x1 - x0 - 40 - fan_width(len(shown), mini, 0.45),
         )
         return
-    parts = [f"{obs.hand_sizes[seat]} cards"]
+    parts = [plural(obs.hand_sizes[seat], "card")]
     if dice_text:
         parts.append(dice_text)
     line = _result_line(obs, seat)
@@ -255,18 +275,111 @@ def _result_line(obs: FluxObservation, seat: int) -> str:
 def _draw_banner(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
     if obs.phase != "over":
         return
-    box = (FELT[0] + 20, TRICK_TOP - 6, FELT[2] - 20, TRICK_TOP + 60)
+    box = banner_box(obs)
     panel(draw, box, PALETTE.win, radius=12)
+    width = box[2] - box[0] - 24
     if obs.winner is None:
         text = "The game is drawn"
+        fnt = font(24, True)
     else:
-        text = (
-            f"{seat_name(names, obs.winner)} wins with {plural(obs.scores[obs.winner], 'point')}!"
-        )
+        tail = f" wins with {plural(obs.scores[obs.winner], 'point')}!"
+        name = seat_name(names, obs.winner)
+        fnt = fit_font(name + tail, (24, 21, 18), width, bold=True)
+        text = fit_names([name], fnt, width - fnt.getlength(tail) - 4) + tail
     draw_text(
-        draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, 24, PALETTE.win_ink,
-        anchor="mm", max_width=box[2] - box[0] - 20, bold=True,
+        draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, int(fnt.size), PALETTE.win_ink,
+        anchor="mm", max_width=width, bold=True,
     )  # fmt: skip
+
+
+def banner_box(obs: FluxObservation) -> tuple[int, int, int, int]:
+    """The winner's banner at the end: above the score sheet (or, for a game saved before
+    the sheet was kept, where the trick was)."""
+    if obs.ledger:
+        return FELT[0] + 16, FELT[1] + 14, FELT[2] - 16, FELT[1] + 64
+    return FELT[0] + 20, TRICK_TOP - 6, FELT[2] - 20, TRICK_TOP + 60
+
+
+SHEET_TOP = FELT[1] + 80
+SHEET_LABEL_W = 118
+SHEET_ROW = 22
+SHEET_KINDS = (
+    ("Tricks", "tricks"),
+    ("Fluxes", "fluxes"),
+    ("Value games", "value"),
+    ("Poker", "poker"),
+)
+
+
+def sheet_rows(ledger: list[HandScore], room: int) -> list[tuple[str, list[int]]]:
+    """The score sheet's hand rows (label, points per seat), at most ``room`` of them: with
+    more hands than that, the earliest are added up in one row."""
+    rows = [(f"Hand {h.hand_no}", [h.total(s) for s in range(len(h.tricks))]) for h in ledger]
+    if len(rows) <= room:
+        return rows
+    merged = ledger[: len(rows) - room + 1]
+    n = len(merged[0].tricks)
+    total = [sum(h.total(s) for h in merged) for s in range(n)]
+    label = f"Hands {merged[0].hand_no}-{merged[-1].hand_no}"
+    return [(label, total), *rows[len(merged) :]]
+
+
+def sheet_column(seat: int, n_players: int) -> tuple[int, int]:
+    """Left and right edge of ``seat``'s column on the score sheet."""
+    left = FELT[0] + 20 + SHEET_LABEL_W
+    width = (FELT[2] - 20 - left) / max(1, n_players)
+    return round(left + seat * width), round(left + (seat + 1) * width)
+
+
+def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
+    """At the end: every hand's points per player, then the totals by where they came from."""
+    x0, x1 = FELT[0] + 20, FELT[2] - 20
+    n = obs.n_players
+    fixed = len(SHEET_KINDS) * SHEET_ROW + 30 + 26 + 12  # categories, total, header, gaps
+    room = max(1, (FELT[3] - 16 - SHEET_TOP - fixed) // SHEET_ROW)
+    y = SHEET_TOP
+    draw_text(draw, (x0, y + 11), "SCORE SHEET", 14, FELT_INK, anchor="lm")
+    for seat in range(n):
+        left, right = sheet_column(seat, n)
+        size = 15 if right - left >= 90 else 13
+        colour = PALETTE.accent if seat == obs.winner else PALETTE.text
+        draw_text(
+            draw, ((left + right) / 2, y + 11), seat_name(names, seat), size, colour,
+            anchor="mm", max_width=right - left - 6, bold=True,
+        )  # fmt: skip
+    y += 26
+
+    def row(label: str, values: list[int], *, bold: bool = False, dim: bool = False) -> None:
+        """One line of the sheet; a zero shows as a faint dot, except in the total."""
+        nonlocal y
+        mid = y + SHEET_ROW / 2
+        ink = PALETTE.text_dim if dim else PALETTE.text
+        draw_text(draw, (x0, mid), label, 15, ink, anchor="lm", max_width=SHEET_LABEL_W - 6,
+                  bold=bold)  # fmt: skip
+        for seat in range(n):
+            left, right = sheet_column(seat, n)
+            value = values[seat] if seat < len(values) else 0
+            text, colour = (f"{value:,}", ink) if value or bold else ("·", PALETTE.text_faint)
+            if bold and seat == obs.winner:
+                colour = PALETTE.accent
+            draw_text(draw, ((left + right) / 2, mid), text, 15, colour, anchor="mm",
+                      max_width=right - left - 6, bold=bold)  # fmt: skip
+        y += SHEET_ROW
+
+    # A game begun before the sheet was kept shows its earlier points in one line.
+    unsheeted = [obs.scores[s] - sum(h.total(s) for h in obs.ledger) for s in range(n)]
+    earlier = [("Earlier", unsheeted)] if any(unsheeted) else []
+    rows = earlier + sheet_rows(obs.ledger, room - len(earlier))
+    for label, values in rows:
+        row(label, values)
+    y += 6
+    draw.line((x0, y, x1, y), fill=(60, 120, 96), width=1)
+    y += 6
+    for label, kind in SHEET_KINDS:
+        row(label, [sum(getattr(h, kind)[s] for h in obs.ledger) for s in range(n)], dim=True)
+    draw.line((x0, y + 3, x1, y + 3), fill=(60, 120, 96), width=1)
+    y += 8
+    row("Total", list(obs.scores), bold=True)
 
 
 def render_flux(obs: FluxObservation, names: list[str]) -> Image.Image:
@@ -274,12 +387,16 @@ def render_flux(obs: FluxObservation, names: list[str]) -> Image.Image:
     draw = ImageDraw.Draw(img)
     _draw_header(draw, obs, names)
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
-    _draw_turnup(img, draw, obs)
-    _draw_target(img, draw, obs)
-    _draw_trick(img, draw, obs, names)
-    _draw_shoe(img, draw, obs)
+    if obs.phase == "over" and obs.ledger:
+        _draw_banner(draw, obs, names)
+        _draw_score_sheet(draw, obs, names)
+    else:
+        _draw_turnup(img, draw, obs)
+        _draw_target(img, draw, obs)
+        _draw_trick(img, draw, obs, names)
+        _draw_shoe(img, draw, obs)
+        _draw_banner(draw, obs, names)
     _draw_board(img, draw, obs, names)
-    _draw_banner(draw, obs, names)
     return img
 
 

@@ -137,7 +137,8 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
     """Whose turn it is, or the final-round / winner banner."""
     if obs.winner is not None:
         score = obs.scores[obs.winner] if obs.winner < len(obs.scores) else 0
-        strip_winner(draw, f"{seat_name(names, obs.winner)} wins with {fmt_int(score)} points!", 24)
+        who = [seat_name(names, obs.winner)]
+        strip_winner(draw, f"{{names}} wins with {fmt_int(score)} points!", 24, names=who)
         return
     if obs.final_round:
         parts = []

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.engines.base import plural
 from bot.engines.qpoker import QPokerObservation, QubitView
 from bot.render.common import (
     BODY_BOTTOM,
@@ -171,9 +172,10 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: QPokerObservation) -> None:
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
     if obs.winners:
-        who = " and ".join(seat_name(names, w) for w in obs.winners)
+        who = [seat_name(names, w) for w in obs.winners]
         verb = "wins" if len(obs.winners) == 1 else "share the win"
-        strip_winner(draw, f"{who} {verb} the match with {obs.chips[obs.winners[0]]} chips!")
+        chips = plural(obs.chips[obs.winners[0]], "chip")
+        strip_winner(draw, f"{{names}} {verb} the match with {chips}!", names=who, joiner=" and ")
         return
     if obs.current is None:
         strip_note(draw, "Between rounds")
@@ -214,10 +216,11 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             18,
             colour,
             anchor="lm",
-            max_width=CARDS_X - x0 - 50,
+            # the row's width when it holds no qubits (between rounds, at the end)
+            max_width=(CARDS_X if obs.qubits[seat] or out else x1 - 16) - x0 - 50,
             bold=current,
         )
-        info = f"{obs.chips[seat]} chips"
+        info = plural(obs.chips[seat], "chip")
         if out:
             info += "  ·  out"
         elif seat == obs.called_by:
@@ -231,7 +234,7 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             draw_text(
                 draw,
                 (bx1 + 14, (by0 + by1) / 2),
-                f"{stake} on the table",
+                f"{plural(stake, 'chip')} at stake",
                 14,
                 PALETTE.felt_text,
                 anchor="lm",
@@ -304,8 +307,9 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
         sign = "+" if net > 0 else ""
         net_colour = PALETTE.good if net > 0 else (PALETTE.bad if net < 0 else PALETTE.text_dim)
         draw_text(
-            draw, (x1 - 60, ly), f"{result.points[seat]} pt", 15, PALETTE.text_dim, anchor="rm"
-        )
+            draw, (x1 - 60, ly), plural(result.points[seat], "pt", "pts"), 15, PALETTE.text_dim,
+            anchor="rm",
+        )  # fmt: skip
         draw_text(draw, (x1 - 16, ly), f"{sign}{net}", 16, net_colour, anchor="rm", bold=True)
 
 

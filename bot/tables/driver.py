@@ -13,7 +13,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.engines.base import GameError
+from bot.engines.base import GameError, plural
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import TableMovedOn
 from bot.tables.table import Table
@@ -134,7 +134,7 @@ class TurnDriver:
                 await core.presenter.announce(
                     table,
                     f"⏰ It's your move at {table.spec.title} (game #{table.id}): "
-                    f"an AI takes over in {left} seconds.",
+                    f"an AI takes over in {plural(left, 'second')}.",
                     mention=user,
                 )
             return

@@ -209,7 +209,9 @@ class Lobby:
             )
         return table
 
-    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> Table:
+    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> str:
+        """Remove a player; the one public sentence saying so, for the command's own reply
+        (nothing else is posted)."""
         table = await self.core.fetch(game_id)
         require_host(table, actor.id, is_admin=is_admin, what="remove a player")
         seat = table.seat_of(target_id)
@@ -219,8 +221,9 @@ class Lobby:
             raise GameError("Use Leave to give up your own seat.")
         name = table.seats[seat].name
         # Removed on purpose: unlike a person who left, they can't take the seat back.
-        await self._remove(table, seat, reason=f"{name} was removed by {actor.name}")
-        return table
+        return await self._remove(
+            table, seat, reason=f"{name} was removed by {actor.name}", announce=False
+        )
 
     async def cancel(self, game_id: int, actor: Person, *, is_admin: bool) -> Table:
         table = await self.core.fetch(game_id)
@@ -237,10 +240,17 @@ class Lobby:
             raise GameError("The game has already started.")
 
     async def _remove(
-        self, table: Table, seat: int, *, reason: str, may_return: bool = False
-    ) -> None:
+        self,
+        table: Table,
+        seat: int,
+        *,
+        reason: str,
+        may_return: bool = False,
+        announce: bool = True,
+    ) -> str:
         """Free a lobby seat, or give a running game's seat to an AI (``may_return``: the
-        person may take it back while the game runs)."""
+        person may take it back while the game runs). Returns the sentence that says what
+        happened, also posted in the channel during a game when ``announce``."""
         core = self.core
         async with table.lock:
             if table.record.status == "lobby":
@@ -250,9 +260,9 @@ class Lobby:
                     table, rest
                 ):
                     await core.close_table(table, f"{reason}; the lobby closed.")
-                    return
+                    return f"{reason}; the lobby closed."
                 await core.set_seats(table, rest)
-                return
+                return f"{reason}."
             old = table.seats[seat]
             seats = list(table.seats)
             seats[seat] = SeatRecord(
@@ -263,19 +273,20 @@ class Lobby:
                 left_user_id=old.user_id if may_return else None,
             )
             if all(s.is_ai for s in seats):
-                await core.close_table(
-                    table, f"{reason}; with no players left the game was cancelled."
-                )
-                return
+                ended = f"{reason}; with no players left the game was cancelled."
+                await core.close_table(table, ended)
+                return ended
             if old.user_id == table.record.host_id:
                 await self._pass_host(table, seats)
             await core.set_seats(table, seats)
-            table.note(f"{reason}; an AI plays their seat now.")
+            sentence = f"{reason}; an AI plays their seat now."
+            table.note(sentence)
             table.changed.set()
-        told = f"{reason}; an AI plays their seat now."
         if may_return:
-            told += f" To take it back while the game runs: {take_back_hint(table)}."
-        await core.presenter.announce(table, told)
+            sentence += f" To take it back while the game runs: {take_back_hint(table)}."
+        if announce:
+            await core.presenter.announce(table, sentence)
+        return sentence
 
     async def _pass_host(self, table: Table, seats: list[SeatRecord]) -> bool:
         """Make the first remaining person the host; False if nobody is left to take it."""

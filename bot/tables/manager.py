@@ -188,7 +188,7 @@ class TableManager:
         """A finished game's rematch lobby, and whether this call opened it."""
         return await self.rematches.open(game_id, person)
 
-    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> Table:
+    async def kick(self, game_id: int, actor: Person, target_id: int, *, is_admin: bool) -> str:
         return await self.lobby.kick(game_id, actor, target_id, is_admin=is_admin)
 
     async def cancel(self, game_id: int, actor: Person, *, is_admin: bool) -> Table:

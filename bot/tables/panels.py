@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from bot.engines.base import plural
 from bot.render.frames import FrameEncoder
 from bot.tables import replay
 from bot.tables.table import Table
@@ -77,9 +78,16 @@ def take_back_hint(table: Table) -> str:
     return f"press **{REJOIN_LABEL}** on the table or use `/{table.record.game} rejoin`"
 
 
-def _score(value: float) -> str:
-    """A final score as people write it: 10,050 and 2.5."""
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:,g}"
+def _score(value: float, unit: str = "point") -> str:
+    """A final score as people write it: "10,050 points", "1 book", "2.5 points"."""
+    if float(value).is_integer():
+        return plural(int(value), unit)
+    return f"{value:,g} {unit}s"
+
+
+def _and(words: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _public_panel(table: Table, turn_timeout: float) -> Panel:
@@ -100,15 +108,22 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
-        order = sorted(range(len(table.seats)), key=lambda s: outcome.ranks[s])
-        standings = "\n".join(
-            f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s])}" for s in order
+        order = sorted(
+            range(len(table.seats)), key=lambda s: (outcome.ranks[s], -outcome.scores[s])
         )
-        winners = ", ".join(table.names[w] for w in outcome.winners) or "nobody (a draw)"
+        standings = "\n".join(
+            f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s], outcome.unit)}"
+            for s in order
+        )
+        winners = _and([table.names[w] for w in outcome.winners]) or "nobody (a draw)"
+        fields = [Field("Final standings", standings, inline=False)]
+        final_fields = getattr(spec.ui, "final_fields", None)
+        if final_fields is not None:
+            fields += final_fields(obs, table.names)
         return Panel(
             title=f"{title} · finished",
             description=f"🏆 **{winners}** won.\n\n{events}",
-            fields=[Field("Final standings", standings, inline=False)],
+            fields=fields,
             colour=0xF1C40F,
             image_png=image,
             controls=[

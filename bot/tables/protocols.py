@@ -50,6 +50,13 @@ class RevealUI(Protocol):
         """Every seat's secrets in an engine's revealed observation (see ``Engine.revealed``)."""
 
 
+class FinalFieldsUI(Protocol):
+    """Optional extra of a :class:`GameUI`: more on the finished table than the standings."""
+
+    def final_fields(self, observation: Any, names: list[str]) -> list[Field]:
+        """Fields shown under the final standings (for example how the scores were made)."""
+
+
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 """AI levels, gentlest first. "normal" also covers for a person who ran out of time."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.sandbox.loopback import InteractionRefused
@@ -99,6 +101,17 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     labels = [b.label for b in final.buttons]  # the game controls gave way to these
     assert labels == ["Rematch", "Show hands", "Replay"]
     outcome = table.spec.engine.outcome(table.state)
+    # the standings count books and put more books higher after the winner
+    lines = re.findall(r"^(\d+)\. (.+): (\d+) books?$", final.text(), re.M)
+    assert len(lines) == len(table.seats)
+    books = {name: int(n) for _, name, n in lines}
+    state = table.state
+    assert books == {n: len(state.books[s]) for s, n in enumerate(table.names)}  # type: ignore[attr-defined]
+    order = [int(books[name]) for _, name, _ in lines]
+    if not outcome.draw:
+        assert lines[0][1] == table.names[outcome.winners[0]]
+        order = order[1:]
+    assert order == sorted(order, reverse=True)
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "fingers")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
     assert ("won" in final.text()) or outcome.draw

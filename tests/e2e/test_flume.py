@@ -98,6 +98,10 @@ async def test_whole_four_handed_game_with_people_and_ai(w: World) -> None:
     assert state is not None
     assert max(state.scores) >= 5  # type: ignore[attr-defined]
     assert state.scores[0] == state.scores[2] and state.scores[1] == state.scores[3]  # type: ignore[attr-defined]
+    first, second = (table.names[s] for s in state.winners)  # type: ignore[attr-defined]
+    best = max(state.scores)  # type: ignore[attr-defined]
+    assert f"🏆 **{first} and {second}** won." in final.text()  # a team, said as people do
+    assert f"win the game with {best} points!" in final.text()
     assert state.scores == replay(4, seed=4, target=5, people={0, 1}).scores  # type: ignore[attr-defined]
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "flume")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}

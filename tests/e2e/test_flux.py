@@ -100,6 +100,13 @@ async def test_whole_game_with_people_and_ai_to_the_end(w: World) -> None:
     labels = [b.label for b in final.buttons]  # the game controls gave way to these
     assert labels == ["Rematch", "Show hands", "Replay"]
     assert final.image().size == (960, 600)
+    # the final screen explains every score: per player by source, then hand by hand
+    text = final.text()
+    assert "Where the points came from" in text and "Hand by hand" in text
+    scores = table.state.scores  # type: ignore[attr-defined]
+    for seat, name in enumerate(table.names):
+        assert f"**{name}**: {scores[seat]} point" in text
+    assert "**Hand 1**" in text and "{p" not in text
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "flux")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
 

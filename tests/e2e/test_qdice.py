@@ -8,7 +8,14 @@ import pytest
 
 from bot.sandbox.loopback import InteractionRefused
 from tests.e2e.conftest import World, until
-from tests.e2e.qdice_play import button, click_action, human_to_act, open_table, play_to_the_end
+from tests.e2e.qdice_play import (
+    button,
+    click_action,
+    human_to_act,
+    open_table,
+    play_human_turn,
+    play_to_the_end,
+)
 
 
 def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
@@ -191,3 +198,52 @@ async def test_leaving_players_hand_over_to_ai_then_the_game_ends(w: World) -> N
     await w.fake.click(w.alice, asked, label="Leave")
     assert table.record.status == "cancelled"
     assert "no players left" in message.refresh().text()
+
+
+async def test_an_unscoring_selection_says_why_on_the_table(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    for _ in range(20):  # until a person faces a roll with a die that can't score alone
+        mover = await human_to_act(w.fake, table, people)
+        dice = table.state.dice  # type: ignore[attr-defined]
+        lone = [i for i, d in enumerate(dice) if d.value not in (1, 5)]
+        if lone:
+            break
+        await play_human_turn(w.fake, w.bot.tables, table, message, mover)
+    else:
+        raise AssertionError("no roll with a 2, 3, 4 or 6 in twenty turns")
+    value = dice[lone[0]].value
+    await click_action(w.fake, mover, message, f"t{lone[0]}")
+    text = message.refresh().text()
+    assert "selection does not score" in text
+    assert f"Those dice don't score: a single {value} scores only in three of a kind" in text
+    assert button(message, "roll").disabled
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+
+
+async def test_a_kick_posts_one_public_message(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob, w.carol])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    await w.fake.wait_idle()
+
+    def public() -> list[str]:  # what the channel shows everyone, bar turn pings
+        return [
+            f"{m.id}:{m.text()}"
+            for m in w.fake.messages(room, viewer=w.dave)
+            if not m.ephemeral and m.id != message.id and "your turn at" not in m.text()
+        ]
+
+    before = public()
+    kick = await w.fake.slash(w.alice, "qdice kick", channel=room, options={"player": w.bob.id})
+    await w.fake.wait_idle()
+    new = [line for line in public() if line not in before]
+    assert len(new) == 1, new
+    assert not kick.message.ephemeral and kick.message.id == int(new[0].split(":")[0])
+    assert "bob was removed by alice; an AI plays their seat now." in new[0]
+    assert table.seats[1].is_ai and "bob was removed" in message.refresh().text()
+    await w.fake.slash(w.alice, "qdice cancel", channel=room)

@@ -56,7 +56,9 @@ def test_the_seeds_example_game_move_for_move() -> None:
     assert events == [("ask", None), ("yes", True), ("book", True), ("win", None)]
     assert ENGINE.is_over(state) and state.winner == C
     outcome = ENGINE.outcome(state)
-    assert outcome.winners == [C] and outcome.ranks == [1, 1, 0] and not outcome.draw
+    assert outcome.winners == [C] and not outcome.draw
+    # Standings: the winner, then by books (B booked éclairs, A none); scores are books.
+    assert outcome.ranks == [2, 1, 0] and outcome.scores == [0, 1, 1] and outcome.unit == "book"
 
 
 def test_start_nobody_holds_a_whole_flavour() -> None:

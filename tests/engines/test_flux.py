@@ -304,6 +304,43 @@ def test_zilch_pays_double_and_bullseye_adds_ten() -> None:
     assert state.last_result is not None and state.last_result.zilched == [1]
 
 
+def test_the_score_sheet_says_how_each_value_game_went() -> None:
+    # the seeds' example: a call 2 off that nobody beats
+    state = make_state(["TS 4S", "TS 9C", "6H", "3D", "TC"], phase="command")
+    state.commander = 0
+    ENGINE.apply(state, 0, "call")
+    line = state.ledger[-1]
+    assert line.hand_no == 1 and line.target == 12
+    assert line.value == [16, 0, 0, 0, 0] and line.tricks == line.poker == [0] * 5
+    assert line.value_game == "{p0} called at -14, 2 points off the target of 12"
+    # an undercut names the player who was closer
+    state = make_state(["TS 4S", "TH 3H", "9H"], phase="command")
+    state.commander = 0
+    ENGINE.apply(state, 0, "call")
+    line = state.ledger[-1]
+    assert line.value == [0, 8, 0]
+    assert line.value_game == "{p0} called at -14 and was undercut by {p1}"
+    # a bull's-eye and a zilch are both named
+    state = make_state(["TH 2H", "TS TS AS"], phase="command")
+    state.commander = 0
+    ENGINE.apply(state, 0, "call")
+    assert state.ledger[-1].value_game == (
+        "{p0} called at 12, on the target (bull's-eye +10); zilch: {p1}"
+    )
+
+
+def test_the_score_sheet_keeps_flux_points_apart() -> None:
+    state = make_state(
+        ["9H 2D KS 4H 5H 6H 7H", "AS 4C 7D 2S 3S 4S 5S"],
+        shoe="TH 2D KS KD QH QC JD",
+        script=[6],
+    )
+    ENGINE._take_command(state, 0)
+    ENGINE.apply(state, 0, "call")
+    line = state.ledger[-1]
+    assert line.fluxes == [5, 0] and line.value == [20, 0] and line.total(0) == state.scores[0]
+
+
 # --- poker --------------------------------------------------------------------------------
 
 

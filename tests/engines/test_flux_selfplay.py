@@ -47,6 +47,38 @@ def points_in(events: list[Event], n: int) -> list[int]:
     return delta
 
 
+EVENT_SOURCE = {"trick": "tricks", "flux": "fluxes", "original": "value", "settle": "value",
+                "poker": "poker"}  # fmt: skip
+
+
+def points_by_source(events: list[Event], n: int, into: dict[str, list[int]]) -> None:
+    """Add the points the events announce to ``into``, by the score sheet's sources."""
+    for e in events:
+        source = EVENT_SOURCE.get(e.kind)
+        if source is None:
+            continue
+        if e.kind == "settle":
+            for seat, pts in e.data["points"].items():
+                into[source][int(seat)] += pts
+        elif e.kind == "poker":
+            if e.data["winner"] is not None:
+                into[source][e.data["winner"]] += e.data["points"]
+        elif e.seat is not None:
+            into[source][e.seat] += e.data["points"]
+
+
+def check_score_sheet(state: FluxState, announced: dict[str, list[int]]) -> None:
+    """The public score sheet adds up to the scores, source by source as announced, one line
+    per hand that scored."""
+    n = state.n_players
+    for source, points in announced.items():
+        assert [sum(getattr(h, source)[s] for h in state.ledger) for s in range(n)] == points
+    assert [sum(h.total(s) for h in state.ledger) for s in range(n)] == state.scores
+    numbers = [h.hand_no for h in state.ledger]
+    assert numbers == sorted(set(numbers)) and all(1 <= k <= state.hand_no for k in numbers)
+    assert ENGINE.observe(state, None).ledger == state.ledger
+
+
 def check_observations(state: FluxState) -> None:
     for seat in range(state.n_players):
         obs = ENGINE.observe(state, seat)
@@ -98,12 +130,14 @@ def run_game(variants: str, seed: int, options: dict[str, int] | None = None) ->
     state = ENGINE.new_game(FluxConfig(variants=variants, **(options or {})), n, seed)
     cards = 52 * state.config.deck_count
     every_card_once(state)
+    announced = {source: [0] * n for source in ("tricks", "fluxes", "value", "poker")}
     for _ in range(MAX_MOVES):
         assert total_cards(state) == cards
         every_card_once(state)
         if ENGINE.is_over(state):
             ENGINE.outcome(state)
             assert ENGINE.to_act(state) == frozenset()
+            check_score_sheet(state, announced)
             return state
         acting = sorted(ENGINE.to_act(state))
         assert acting, state.phase
@@ -113,6 +147,7 @@ def run_game(variants: str, seed: int, options: dict[str, int] | None = None) ->
         events = ENGINE.apply(state, seat, choose(state, seat, rng))
         gained = [a - b for a, b in zip(state.scores, before, strict=True)]
         assert gained == points_in(events, n)
+        points_by_source(events, n, announced)
         assert all(g >= 0 for g in gained)
         still = state.phase == phase and state.hand_no == hand_no and ENGINE.to_act(state)
         if phase in ("claim", "poker", "dice") and still:  # a secret choice: nothing revealed yet

@@ -73,7 +73,7 @@ def test_selection_action_uses_toggled_dice() -> None:
 @pytest.mark.parametrize(
     ("action", "error", "message"),
     [
-        ("roll:013", IllegalAction, "the 4 and the 6 are not part of a combination"),
+        ("roll:013", IllegalAction, "a single 4 or 6 scores only in three of a kind"),
         ("bank:13", IllegalAction, "don't score"),
         ("roll:", IllegalAction, "at least one scoring die"),
         ("roll", IllegalAction, "at least one scoring die"),
@@ -96,7 +96,8 @@ def test_refusal_sentence_names_the_stray_dice() -> None:
     with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "roll:013")
     assert str(caught.value) == (
-        "Those dice don't score: the 4 and the 6 are not part of a combination."
+        "Those dice don't score: a single 4 or 6 scores only in three of a kind; "
+        "a 1-6 straight scores only when you keep all six dice."
     )
 
 

@@ -16,6 +16,7 @@ from bot.engines.qdice_scoring import (
     score_keep,
     scoring_keeps,
     stray_dice,
+    why_no_score,
 )
 
 
@@ -162,6 +163,57 @@ def test_stray_dice_names_the_non_scoring_dice() -> None:
     assert stray_dice(roll, [0, 2]) == []
 
 
+@pytest.mark.parametrize(
+    ("roll", "selection", "why"),
+    [
+        ("1A 1A 1B 5B 2B 5A", [0, 1, 2, 3, 4], "a single 2 scores only in three of a kind"),
+        ("4B 1A 6A 3B 3A 2A", [0, 2], "a single 4 or 6 scores only in three of a kind"),
+        (
+            "3A 3B 4A 6B 2B 3A",
+            [0, 1],
+            "two 3s score only as three of a kind: keep a third 3 too",
+        ),
+        ("3A 3B 4A 6B 2B 1A", [0, 1], "two 3s score only as three of a kind"),
+        (
+            "4A 4A 4A 4B 5B",
+            [0, 1, 2, 3, 4],
+            "three 4s make three of a kind, but the fourth 4 is left over "
+            "(4s score only three at a time)",
+        ),
+        (
+            "6A 6A 6B 6B 6B 1A",
+            [0, 1, 2, 3, 4, 5],
+            "three 6s make three of a kind, but the fourth and fifth 6 are left over "
+            "(6s score only three at a time)",
+        ),
+        (
+            "2A 3B 4A",
+            [0, 1],
+            "a single 2 or 3 scores only in three of a kind; "
+            "a small straight scores only when you keep all three dice",
+        ),
+        (
+            "2A 2B 3A 3B 6A 6B",
+            [0, 1, 2, 3],
+            "two 2s score only as three of a kind; two 3s score only as three of a kind; "
+            "three pairs score only when you keep all six dice",
+        ),
+        (
+            "2A 3A 4B 6B",
+            [0, 1, 2],
+            "a single 2, 3 or 4 scores only in three of a kind; "
+            "a run like 2-3-4 is a small straight only when it is the whole of a three-dice roll",
+        ),
+    ],
+)
+def test_an_unscoring_selection_says_which_dice_and_why(
+    roll: str, selection: list[int], why: str
+) -> None:
+    dice_rolled = dice(roll)
+    assert score_keep([dice_rolled[i] for i in selection], len(dice_rolled)) is None
+    assert why_no_score(dice_rolled, selection) == why
+
+
 def test_bust_detection() -> None:
     assert not has_score(dice("2A 3A 4A 6B 6B 3B"))
     assert has_score(dice("2A 3A 4A 2B 2B 3B")) is True  # 2s triple
@@ -236,3 +288,18 @@ def test_scoring_keeps_agree_with_score_keep(roll: list[tuple[int, str]]) -> Non
     for size in range(1, n + 1):
         for indices in combinations(range(n), size):
             assert listed.get(indices) == score_keep([roll[i] for i in indices], n)
+
+
+@settings(max_examples=300, deadline=None)
+@given(roll=roll_strategy, data=st.data())
+def test_every_unscoring_selection_names_a_die_it_keeps(
+    roll: list[tuple[int, str]], data: st.DataObject
+) -> None:
+    n = len(roll)
+    selection = sorted(data.draw(st.lists(st.sampled_from(range(n)), unique=True, min_size=1)))
+    if score_keep([roll[i] for i in selection], n) is not None:
+        return
+    why = why_no_score(roll, selection)
+    strays = {roll[i][0] for i in stray_dice(roll, selection)}
+    assert "not a scoring combination" not in why
+    assert any(str(value) in why for value in strays)

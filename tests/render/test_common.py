@@ -68,6 +68,9 @@ def test_font_is_cached_dejavu() -> None:
         ("a\x1eb", "ab"),
         ("a\u200db\u200e", "ab"),  # joiner and direction mark dropped
         ("Bob 🎲", "Bob"),
+        ("It is Zoë 🎲's turn", "It is Zoë's turn"),  # no stray space before the apostrophe
+        ("Zoë 🎲, Bob 🎲 and Ann", "Zoë, Bob and Ann"),
+        ("a 🎲b", "a b"),
         ("世界", "??"),
         ("Bob 李", "Bob ?"),
         ("דוד", "???"),  # right-to-left: basic layout would draw it backwards
@@ -178,3 +181,15 @@ def test_to_png_roundtrip_and_deterministic() -> None:
     assert decoded.size == (64, 32)
     assert decoded.convert("RGB").getpixel((5, 5)) == (10, 20, 30)
     assert Image.open(io.BytesIO(to_png(image, palette=False))).mode == "RGB"
+
+
+def test_fit_names_keeps_short_names_whole_and_shares_the_rest() -> None:
+    from bot.render.common import fit_names
+
+    fnt = font(20)
+    assert fit_names(["Ann", "Bob"], fnt, 400) == "Ann & Bob"
+    long = "W" * 32
+    both = fit_names(["Zoë", long], fnt, 200)
+    assert both.startswith("Zoë & W") and both.endswith("…") and fnt.getlength(both) <= 200
+    three = fit_names([long, long, "Al"], fnt, 300, " and ")
+    assert three.count("…") == 2 and three.endswith(" and Al") and fnt.getlength(three) <= 300

@@ -89,3 +89,14 @@ def test_private_ask_menus_fit_discord_limits_at_eight_players() -> None:
     offered = [o.value.removeprefix(ASK_TEXT) for c in menus for o in c.options]
     assert sorted(offered) == sorted(legal)
     assert all(len(o.label) <= 100 for c in menus for o in c.options)
+
+
+def test_long_flavour_headings_wrap_onto_two_lines() -> None:
+    from bot.render.common import font
+    from bot.render.fingers import label_lines
+
+    assert label_lines("éclairs", 80) == (["éclairs"], 14)
+    lines, size = label_lines("juniper berries", 62)
+    assert lines == ["juniper", "berries"] and size == 12
+    assert all(font(12, True).getlength(line) <= 62 for line in lines)
+    assert label_lines("unnamed ×3", 62) == (["unnamed", "×3"], 12)

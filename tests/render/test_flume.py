@@ -11,9 +11,13 @@ from PIL import Image, ImageChops
 from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeState
 from bot.engines.flume_rules import flume_deck
 from bot.render.cards import FOUR_COLOUR, TWO_COLOUR
+from bot.render.common import font
 from bot.render.flume import (
     CARD_W,
+    FELT_TEXT,
     SIZE,
+    _side_names,
+    centre_line,
     hand_card_box,
     plate_box,
     render_flume,
@@ -162,3 +166,32 @@ def test_a_finished_games_picture_shows_every_hand_clear_of_plates_and_trick(n: 
     # The spectator's picture is the same whoever holds what: nothing hidden leaks into it.
     other_deal = table(n, seed=11)
     assert not differs(public, render_flume(ENGINE.observe(other_deal, None), NAMES[:n]), hands[0])
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("n", [4, 5])
+@pytest.mark.parametrize("phase", ["bid", "trump", "discard", "call", "over"])
+def test_the_centre_line_runs_clear_of_every_seat(n: int, phase: str) -> None:
+    state = ENGINE.new_game(FlumeConfig(), n, seed=4)
+    state.phase = phase  # type: ignore[assignment]
+    obs = ENGINE.observe(state, None)
+    text, box = centre_line(obs)
+    assert text and box[2] - box[0] > 100  # the whole message, not a stub
+    for seat in range(n):
+        assert not _overlap(box, plate_box(obs, seat)), (phase, seat)
+    # and it is drawn there: the felt's label colour inside the box, nowhere in a plate
+    image = render_flume(obs, NAMES[:n])
+    assert FELT_TEXT in colours(image, box)
+
+
+def test_both_partners_show_in_a_team_score_even_with_long_names() -> None:
+    names = ["Bartholomew the Magnificent", "Zoë", "Chen", "Dana Longname-Smythe"]
+    assert _side_names(ENGINE.observe(table(), None), names, 0, (18, 220)).endswith(" & Chen")
+    swapped = ["Chen", "Zoë", "Dana Longname-Smythe", "Bartholomew the Magnificent"]
+    both = _side_names(ENGINE.observe(table(), None), swapped, 1, (18, 220))
+    first, second = both.split(" & ")
+    assert first.startswith("Zo") and second.startswith("Bart") and second.endswith("…")
+    assert font(18).getlength(both) <= 220

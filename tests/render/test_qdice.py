@@ -211,3 +211,15 @@ def observations(draw: st.DrawFn) -> QDiceObservation:
 @given(obs=observations(), who=st.lists(st.text(max_size=40), max_size=8))
 def test_any_observation_renders(obs: QDiceObservation, who: list[str]) -> None:
     assert render_qdice(obs, who, who or None).size == SIZE
+
+
+def test_the_turn_line_says_why_a_selection_does_not_score() -> None:
+    from bot.games.qdice import QDiceUI
+
+    ui = QDiceUI()
+    obs = make_obs(4, selected=[0, 5], selection_score=None)  # the 1 and the 6
+    text = ui.turn_text(obs, names(4))
+    assert "selection does not score" in text
+    assert text.endswith("Those dice don't score: a single 6 scores only in three of a kind.")
+    fine = make_obs(4, selected=[0], selection_score=100)
+    assert "don't score" not in ui.turn_text(fine, names(4))
