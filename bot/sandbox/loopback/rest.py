@@ -6,6 +6,7 @@ Rule violations answer as Discord would (status + {"code", "message"}) and are r
 
 from __future__ import annotations
 
+import io
 import json
 import mimetypes
 import re
@@ -402,9 +403,12 @@ class RestApi:
         )
         att.url = f"{self.fake.url}/attachments/{channel.id}/{att.id}/{filename}"
         if (att.content_type or "").startswith("image/"):
-            try:
-                att.width, att.height = att.image().size
-            except Exception:  # not decodable: Discord just omits the size
+            from PIL import Image
+
+            try:  # the size is in the header: no need to decode the pixels
+                with Image.open(io.BytesIO(data)) as probe:
+                    att.width, att.height = probe.size
+            except Exception:  # not an image it can read: Discord just omits the size
                 att.width = att.height = None
         self.fake.attachment_store[att.id] = att
         return att
