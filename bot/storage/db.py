@@ -721,38 +721,8 @@ class Database:
         limit: int = 10,
     ) -> list[FinishedGame]:
         """The latest finished games on a server, newest first, optionally for one user."""
-        where = ["g.guild_id = ?", "g.results_recorded = 1"]
-        params: list[Any] = [guild_id]
-        if game is not None:
-            where.append("g.game = ?")
-            params.append(game)
-        if user_id is not None:
-            where.append(
-                "EXISTS (SELECT 1 FROM results AS u WHERE u.game_id = g.id AND u.user_id = ?)"
-            )
-            params.append(user_id)
-        async with self._read() as conn:
-            games = await conn.fetchall(
-                f"SELECT g.id, g.game, g.ended_at FROM games AS g WHERE {' AND '.join(where)}"
-                " ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
-                (*params, limit),
-            )
-            out: list[FinishedGame] = []
-            for g in games:
-                rows = await conn.fetchall(
-                    "SELECT seat, user_id, name, is_ai, rank, score, won FROM results"
-                    " WHERE game_id = ? ORDER BY rank, seat",
-                    (g["id"],),
-                )
-                out.append(
-                    FinishedGame(
-                        game_id=g["id"],
-                        game=g["game"],
-                        ended_at=g["ended_at"],
-                        results=[_seat_result(r) for r in rows],
-                    )
-                )
-        return out
+        page, _total = await self.history(guild_id, user_id=user_id, game=game, limit=limit)
+        return list(page)
 
     async def history(
         self,

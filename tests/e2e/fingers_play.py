@@ -7,6 +7,7 @@ import random
 from bot.engines.fingers_ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
+from tests.e2e.seeding import open_game
 from tests.e2e.settle import settled
 
 NAMES = ("pickled walnuts", "moonstone", "gooseberries", "quokkas", "anise", "quince")
@@ -91,11 +92,4 @@ async def play_to_the_end(
 async def open_table(
     fake: LoopbackDiscord, channel: Channel, host: User, guests: list[User], *, ai: int = 0
 ) -> Message:
-    lobby = (await fake.slash(host, "fingers start", channel=channel)).message
-    assert lobby is not None and not lobby.ephemeral
-    for guest in guests:
-        await fake.click(guest, lobby, label="Join")
-    for _ in range(ai):
-        await fake.click(host, lobby, label="Add AI")
-    await fake.click(host, lobby, label="Start")
-    return lobby.refresh()
+    return await open_game(fake, channel, "fingers", host, guests, ai=ai)

@@ -13,7 +13,7 @@ from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
 from tests.e2e.qdice_play import person_to_act
-from tests.e2e.seeding import seed_lobby
+from tests.e2e.seeding import open_game
 from tests.e2e.settle import settled
 
 
@@ -152,14 +152,6 @@ async def open_table(
 
     With ``seed`` (and the bot's ``tables``) the deal is fixed, so the game replays exactly.
     """
-    lobby = (await fake.slash(host, "flume start", channel=channel, options=options or {})).message
-    assert lobby is not None and not lobby.ephemeral
-    if seed is not None:
-        assert tables is not None
-        await seed_lobby(tables, channel.id, seed)
-    for guest in guests:
-        await fake.click(guest, lobby, label="Join")
-    for _ in range(ai):
-        await fake.click(host, lobby, label="Add AI")
-    await fake.click(host, lobby, label="Start")
-    return lobby.refresh()
+    return await open_game(
+        fake, channel, "flume", host, guests, ai=ai, options=options, tables=tables, seed=seed
+    )

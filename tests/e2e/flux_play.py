@@ -8,6 +8,7 @@ from bot.engines.flux import FluxEngine
 from bot.engines.flux_ai import choose_action as flux_choose
 from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.table import Table
+from tests.e2e.seeding import open_game
 from tests.e2e.settle import settled
 
 
@@ -103,11 +104,4 @@ async def open_table(
     ai: int = 0,
     options: dict[str, object] | None = None,
 ) -> Message:
-    lobby = (await fake.slash(host, "flux start", channel=channel, options=options or {})).message
-    assert lobby is not None and not lobby.ephemeral, lobby.text() if lobby else None
-    for guest in guests:
-        await fake.click(guest, lobby, label="Join")
-    for _ in range(ai):
-        await fake.click(host, lobby, label="Add AI")
-    await fake.click(host, lobby, label="Start")
-    return lobby.refresh()
+    return await open_game(fake, channel, "flux", host, guests, ai=ai, options=options)

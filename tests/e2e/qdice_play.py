@@ -8,6 +8,7 @@ from bot.engines.qdice_ai import choose_action
 from bot.sandbox.loopback import Button, Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
+from tests.e2e.seeding import open_game
 from tests.e2e.settle import settled
 
 
@@ -91,11 +92,4 @@ async def open_table(
     options: dict[str, object] | None = None,
 ) -> Message:
     """Start a lobby, seat the guests and AI players, press Start; return the table message."""
-    lobby = (await fake.slash(host, "qdice start", channel=channel, options=options or {})).message
-    assert lobby is not None and not lobby.ephemeral
-    for guest in guests:
-        await fake.click(guest, lobby, label="Join")
-    for _ in range(ai):
-        await fake.click(host, lobby, label="Add AI")
-    await fake.click(host, lobby, label="Start")
-    return lobby.refresh()
+    return await open_game(fake, channel, "qdice", host, guests, ai=ai, options=options)

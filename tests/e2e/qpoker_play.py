@@ -10,6 +10,7 @@ from bot.engines.qpoker_ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
 from tests.e2e.qdice_play import person_to_act
+from tests.e2e.seeding import open_game
 from tests.e2e.settle import settled
 
 CARD_MENU = "Pick a community card"
@@ -25,14 +26,7 @@ async def open_table(
     options: dict[str, object] | None = None,
 ) -> Message:
     """Start a lobby, seat the guests and AI players, press Start; return the table message."""
-    lobby = (await fake.slash(host, "qpoker start", channel=channel, options=options or {})).message
-    assert lobby is not None and not lobby.ephemeral
-    for guest in guests:
-        await fake.click(guest, lobby, label="Join")
-    for _ in range(ai):
-        await fake.click(host, lobby, label="Add AI")
-    await fake.click(host, lobby, label="Start")
-    return lobby.refresh()
+    return await open_game(fake, channel, "qpoker", host, guests, ai=ai, options=options)
 
 
 async def my_hand(fake: LoopbackDiscord, user: User, table_message: Message) -> Message:
