@@ -39,10 +39,15 @@ def named_cards(obs: FlumeObservation) -> set[str]:
     named = set(obs.hand) | set(obs.selected) | set(obs.my_discards)
     named |= {c for _, c in obs.trick} | {c for _, c in obs.played}
     named |= {c for t in obs.tricks for _, c in t.plays}
+    named |= {
+        c for pile in (obs.revealed_hands or []) + (obs.revealed_discards or []) for c in pile
+    }
+    named |= set(obs.revealed_stock or [])  # only ever filled by revealed(), never observe()
     return named
 
 
 CARD_FIELDS = {"hand", "selected", "my_discards", "trick", "played", "tricks"}
+CARD_FIELDS |= {"revealed_hands", "revealed_discards", "revealed_stock"}
 OTHER_STRINGS = {"phase", "trump", "called", "last_hand", "legal"}
 
 
