@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import sys
@@ -32,6 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.stats import percentile
 from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Message, User
 from tests.support.processes import BotProcess
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system) the process has used so far, from /proc (Linux)."""
+    if pid is None:
+        return float("nan")
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def figures(values: list[float]) -> str:
@@ -150,6 +159,7 @@ async def click_against_noop(
                 rng = random.Random(11)
                 clicks: list[float] = []
                 noop: list[float] = []
+                cpu_before = cpu_seconds(bot.pid)
                 while len(clicks) < samples:
                     table = rng.choice(room.tables)
                     took = await click_once(room, table)
@@ -157,6 +167,7 @@ async def click_against_noop(
                         clicks.append(took)
                     noop.append(await about_once(room, table[0]))
                     await asyncio.sleep(0.01)  # one at a time: no queueing behind each other
+                cpu = (cpu_seconds(bot.pid) - cpu_before) / len(clicks)
                 ratio = percentile(clicks, 0.95) / percentile(noop, 0.95)
                 print(
                     f"{games} dice tables, {label:<20} click  ms {figures(clicks)}\n"
@@ -164,7 +175,7 @@ async def click_against_noop(
                     f"{'':>16}{'':<20} click p95 / no-op p95 = {ratio:.1f}x "
                     f"(n={len(clicks)}"
                     + (f"; AI tables still moving: {moved > 0}" if background else "")
-                    + ")",
+                    + f"; bot CPU per click and /about: {cpu * 1000:.1f} ms)",
                     flush=True,
                 )
                 await fake.wait_idle(timeout=120)
