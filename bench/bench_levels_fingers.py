@@ -9,7 +9,7 @@ For each seat count:
 
 Draws count 0 to everyone. Hard decisions get ``--budget`` seconds each (a
 ``time.monotonic()`` deadline) on top of their fixed work count
-(:data:`bot.engines.fingers_search.WORK` predicted moves), which ends nearly every search
+(:func:`bot.engines.fingers_search.work_for` predicted moves), which ends nearly every search
 first, so the games are reproducible; the output says how many hard decisions the deadline
 cut short. ``--timing`` plays a few games at one seat count (8 by default) with a seat of
 each level and prints the decision time per level (mean, p95, max). Figures only: nothing
@@ -143,7 +143,7 @@ def main() -> None:
     seats = [int(x) for x in args.seats.split(",") if x]
     print(
         f"Quantum Fingers: {args.games} hard-vs-normal and {args.easy_games} easy games per "
-        f"seat count; hard: {fingers_search.WORK} predicted moves, at most "
+        f"seat count; hard: {fingers_search.WORK} / seats² predicted moves, at most "
         f"{fingers_search.MAX_DEPTH} own decisions deep, deadline {args.budget:g} s; "
         f"{args.jobs} job(s)"
     )

@@ -17,7 +17,8 @@ tries moves on copies with the engine itself (no hidden state is ever read).
 * **Otherwise** it keeps the turn with asks that must succeed, and leaves the others as much
   uncertainty as it can when the turn passes.
 * **Levels** (:func:`decide`): "normal" is all of the above; "easy" makes a random
-  consistent move some of the time; "hard" weighs every ask deeper, predicting the answers
+  consistent move some of the time; "hard" searches its own choices a few decisions ahead
+  with this AI as the model of everyone else, playing each line out to the end of the game
   (:mod:`bot.engines.fingers_search`).
 """
 
@@ -321,9 +322,9 @@ def easy_action(obs: FingersObservation, rng: random.Random) -> str:
 def decide(
     obs: FingersObservation, level: str, rng: random.Random, deadline: float | None = None
 ) -> str:
-    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (every ask
-    weighed with the answer predicted, stopping at ``deadline``, a ``time.monotonic()``
-    instant)."""
+    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (its own
+    choices searched against a model of the others, stopping at its work count or at
+    ``deadline``, a ``time.monotonic()`` instant)."""
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":

@@ -45,8 +45,10 @@ from bot.engines.fingers_ai import ENGINE, _work, copy_state, forced_win, legal_
 if TYPE_CHECKING:
     from bot.engines.fingers import FingersObservation, FingersState
 
-WORK = 160
-"""The others' moves one decision may predict with the model (each a normal-AI decision)."""
+WORK = 1500
+"""The others' moves one decision may predict with the model (each a normal-AI decision),
+times the number of seats squared, since a prediction costs more at a bigger table: 167 at
+three seats, 60 at five, 23 at eight."""
 MAX_DEPTH = 4
 """Own decisions looked ahead at most."""
 ROLLOUT_MOVES = 80
@@ -56,7 +58,10 @@ SEARCH_NODES = 1500
 FORCED_WORK = 3000
 """Trial moves that search may play at three players (fewer at bigger tables, at least 200)."""
 MODEL_SEED = 0
-"""The model's random source is ``random.Random(MODEL_SEED)`` at every prediction."""
+"""The model's random source is ``random.Random(MODEL_SEED + k)`` at every prediction of the
+k-th determinization."""
+SEEDS = 1
+"""Determinizations of the model (how the normal AI breaks ties and samples asks) averaged."""
 WIN, LOSS, DRAW = 1.0, 0.0, 0.25
 HAIR = 0.001
 """What each move sooner (a win) or later (a loss) is worth, up to :data:`ROLLOUT_MOVES`."""
@@ -88,14 +93,18 @@ def position(state: FingersState) -> Key:
 class Planner:
     """One hard decision's search (module notes). Caches live as long as the decision."""
 
-    def __init__(self, me: int, work: float, deadline: float | None) -> None:
+    def __init__(self, me: int, work: float, deadline: float | None, seeds: int = 1) -> None:
         self.me = me
         self.left = work
         self.deadline = deadline
-        self.moves: dict[Key, str] = {}  # the model's move in a position
-        self.reached: dict[Key, tuple[FingersState, int]] = {}  # advance(): state, moves
-        self.played: dict[Key, float] = {}  # play-out value from a position
-        self.values: dict[tuple[Key, int], float] = {}  # search value at a depth
+        self.seeds = seeds
+        self.seed = MODEL_SEED  # the model's random source now (one per determinization)
+        self.moves: dict[tuple[int, Key], str] = {}  # the model's move in a position
+        self.reached: dict[
+            tuple[int, Key], tuple[FingersState, int]
+        ] = {}  # advance(): state, moves
+        self.played: dict[tuple[int, Key], float] = {}  # play-out value from a position
+        self.values: dict[tuple[int, Key, int], float] = {}  # search value at a depth
 
     # The model ------------------------------------------------------------------------------
 
@@ -106,20 +115,20 @@ class Planner:
 
     def predict(self, state: FingersState, key: Key | None = None) -> str:
         """The model's move for whoever is to act in ``state``."""
-        key = position(state) if key is None else key
+        key = (self.seed, position(state) if key is None else key)
         move = self.moves.get(key)
         if move is None:
             self._spend(1.0)
             (seat,) = ENGINE.to_act(state)
             obs = ENGINE.observe(state, seat)
-            move = fingers_ai.choose_action(obs, random.Random(MODEL_SEED))
+            move = fingers_ai.choose_action(obs, random.Random(self.seed))
             self.moves[key] = move
         return move
 
     def advance(self, state: FingersState) -> tuple[FingersState, int]:
         """The position when I next decide (or the game ends), the others playing the model;
         and how many moves that took. ``state`` is not changed."""
-        key = position(state)
+        key = (self.seed, position(state))
         found = self.reached.get(key)
         if found is not None:
             return found
@@ -142,16 +151,16 @@ class Planner:
 
     def play_out(self, state: FingersState, moves: int) -> float:
         """Everyone, me included, plays the model to the end of the game."""
-        key = position(state)
+        key = (self.seed, position(state))
         if key in self.played:
             return self.played[key]
         trial, path, value = copy_state(state), [key], None
         step = 0
         while not ENGINE.is_over(trial) and step < ROLLOUT_MOVES:
             (seat,) = ENGINE.to_act(trial)
-            ENGINE.apply(trial, seat, self.predict(trial, path[-1]))
+            ENGINE.apply(trial, seat, self.predict(trial, path[-1][1]))
             step += 1
-            here = position(trial)
+            here = (self.seed, position(trial))
             if here in self.played:
                 value = self.played[here]
                 break
@@ -178,7 +187,7 @@ class Planner:
             return self.outcome(state, moves)
         if depth <= 0:
             return self.play_out(state, moves)
-        key = (position(state), depth)
+        key = (self.seed, position(state), depth)
         if key in self.values:
             return self.values[key]
         best = -1.0
@@ -205,8 +214,12 @@ class Planner:
             scored: list[tuple[float, str]] = []
             try:
                 for move in moves:
-                    child, more = self.after(state, move)
-                    scored.append((self.value(child, 1 + more, depth), move))
+                    total = 0.0
+                    for k in range(self.seeds):
+                        self.seed = MODEL_SEED + k
+                        child, more = self.after(state, move)
+                        total += self.value(child, 1 + more, depth)
+                    scored.append((total / self.seeds, move))
             except OutOfWork:
                 # An unfinished pass: a move it already found better is better still (a
                 # deeper look never lowers a move's value, the model being fixed).
@@ -236,4 +249,9 @@ def hard_action(obs: FingersObservation, rng: random.Random, deadline: float | N
             return win
     if deadline is not None and monotonic() >= deadline:
         return first
-    return Planner(me, WORK, deadline).choose(state, first)
+    return Planner(me, work_for(obs.n_players), deadline, SEEDS).choose(state, first)
+
+
+def work_for(n_players: int) -> float:
+    """The predictions one decision may make at a table of ``n_players`` (:data:`WORK`)."""
+    return WORK / n_players**2

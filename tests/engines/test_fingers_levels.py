@@ -21,7 +21,7 @@ ENGINE = FingersEngine()
 
 @pytest.fixture(autouse=True)
 def small_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fingers_search, "WORK", 60)
+    monkeypatch.setattr(fingers_search, "WORK", 600)
 
 
 def midgame(n: int, seed: int, moves: int) -> FingersState:
@@ -134,11 +134,11 @@ def test_hard_stops_at_its_work_count(monkeypatch: pytest.MonkeyPatch) -> None:
         try:
             return original(self, *args)
         finally:
-            spent.append(fingers_search.WORK - self.left)
+            spent.append(fingers_search.work_for(5) - self.left)
 
     monkeypatch.setattr(Planner, "choose", recorded)
     hard_action(ENGINE.observe(state, seat), random.Random(0))
-    assert spent and spent[0] <= fingers_search.WORK + 1
+    assert spent and 0 < spent[0] <= fingers_search.work_for(5) + 1
 
 
 def test_hard_wins_where_normal_play_loses() -> None:
