@@ -445,7 +445,7 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
             reason = f"{MAX_ASKS} asks have been made"
         elif key in state.seen:
             reason = "the same position came round again"
-        elif not ask_actions(self.observe(state, seat)):
+        elif not _can_ask(state, seat):
             reason = f"{{p{seat}}} has nobody to ask"
         if reason is not None:
             state.phase, state.draw = "over", True
@@ -497,6 +497,21 @@ def position_key(state: FingersState) -> str:
         [n is not None for n in state.names],
     ]
     return hashlib.sha1(json.dumps(data).encode()).hexdigest()[:16]
+
+
+def _can_ask(state: FingersState, seat: int) -> bool:
+    """Whether ``seat`` has some ask open (:func:`ask_actions` is not empty), without
+    building an observation (this runs after every move the AI tries)."""
+    if not any(q != seat and c > 0 for q, c in enumerate(state.counts)):
+        return False
+    hi = state.hi[seat]
+    unnamed = next((f for f, n in enumerate(state.names) if n is None), None)
+    if unnamed is not None and hi[unnamed] >= 1:
+        return True
+    return any(
+        name is not None and state.remaining[f] > 0 and hi[f] >= 1
+        for f, name in enumerate(state.names)
+    )
 
 
 def ask_actions(obs: FingersObservation) -> list[str]:

@@ -17,7 +17,8 @@ tries moves on copies with the engine itself (no hidden state is ever read).
 * **Otherwise** it keeps the turn with asks that must succeed, and leaves the others as much
   uncertainty as it can when the turn passes.
 * **Levels** (:func:`decide`): "normal" is all of the above; "easy" makes a random
-  consistent move some of the time; "hard" weighs every ask deeper, predicting the answers
+  consistent move some of the time; "hard" searches its own choices a few decisions ahead
+  with this AI as the model of everyone else, playing each line out to the end of the game
   (:mod:`bot.engines.fingers_search`).
 """
 
@@ -81,9 +82,26 @@ def state_of(obs: FingersObservation) -> FingersState:
     )
 
 
+def copy_state(state: FingersState) -> FingersState:
+    """A copy the engine may change freely (much quicker than a generic deep copy: only the
+    lists are copied, the rest is immutable)."""
+    trial = state.model_copy()
+    trial.__dict__.update(
+        rng=state.rng.model_copy(),
+        names=list(state.names),
+        counts=list(state.counts),
+        remaining=list(state.remaining),
+        lo=[list(r) for r in state.lo],
+        hi=[list(r) for r in state.hi],
+        books=[list(b) for b in state.books],
+        seen=list(state.seen),
+    )
+    return trial
+
+
 def _after(state: FingersState, seat: int, action: str) -> FingersState:
     _work["left"] -= 1
-    trial = state.model_copy(deep=True)
+    trial = copy_state(state)
     ENGINE.apply(trial, seat, action)
     return trial
 
@@ -304,9 +322,9 @@ def easy_action(obs: FingersObservation, rng: random.Random) -> str:
 def decide(
     obs: FingersObservation, level: str, rng: random.Random, deadline: float | None = None
 ) -> str:
-    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (every ask
-    weighed with the answer predicted, stopping at ``deadline``, a ``time.monotonic()``
-    instant)."""
+    """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (its own
+    choices searched against a model of the others, stopping at its work count or at
+    ``deadline``, a ``time.monotonic()`` instant)."""
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":

@@ -27,9 +27,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 Matrix = list[list[int]]
+
+RESTRICT_CACHE = 4096
+"""Constrained positions remembered (a few hundred bytes to a few kilobytes each)."""
 
 
 @dataclass(frozen=True)
@@ -127,20 +131,62 @@ def feasible(lo: Matrix, hi: Matrix, rows: list[int], cols: list[int]) -> Matrix
     return value
 
 
+def _cycle(
+    value: Matrix, lo: Matrix, hi: Matrix, p: int, f: int, *, upward: bool
+) -> list[int] | None:
+    """A shortest residual path that closes a cycle through cell ``(p, f)`` (which it avoids).
+
+    :func:`_path` for the one source and one target :func:`_extreme` needs, on plain integer
+    nodes (players ``0 .. n_rows - 1``, flavours ``n_rows ..``), since it is the hot loop of
+    every move. Upward it runs from flavour ``f`` to player ``p``, downward the other way.
+    """
+    n_rows, n_cols = len(value), len(value[0])
+    source, target = (n_rows + f, p) if upward else (p, n_rows + f)
+    parent = [-1] * (n_rows + n_cols)
+    parent[source] = source
+    queue = [source]
+    for node in queue:
+        if node < n_rows:
+            row, high_row = value[node], hi[node]
+            for c in range(n_cols):
+                nxt = n_rows + c
+                if parent[nxt] < 0 and row[c] < high_row[c] and (node != p or c != f):
+                    parent[nxt] = node
+                    if nxt == target:
+                        break
+                    queue.append(nxt)
+        else:
+            c = node - n_rows
+            for r in range(n_rows):
+                if parent[r] < 0 and value[r][c] > lo[r][c] and (r != p or c != f):
+                    parent[r] = node
+                    if r == target:
+                        break
+                    queue.append(r)
+        if parent[target] >= 0:
+            path = [target]
+            while path[-1] != source:
+                path.append(parent[path[-1]])
+            return path[::-1]
+    return None
+
+
 def _extreme(deal: Matrix, lo: Matrix, hi: Matrix, cell: tuple[int, int], *, upward: bool) -> int:
     """The greatest (``upward``) or least value of ``cell`` over all deals, from one deal."""
     p, f = cell
     value = _copy(deal)
-    n_rows, n_cols = len(value), len(value[0])
+    n_rows = len(value)
     while (value[p][f] < hi[p][f]) if upward else (value[p][f] > lo[p][f]):
-        if upward:  # more in (p, f): some other player gives up f, p gives up another flavour
-            sources, targets = [("c", f)], [[i == p for i in range(n_rows)], [False] * n_cols]
-        else:  # less in (p, f): p takes another flavour, someone else takes an f
-            sources, targets = [("r", p)], [[False] * n_rows, [j == f for j in range(n_cols)]]
-        path = _path(value, lo, hi, sources, targets, skip=cell)
+        # Upward: some other player gives up f, p gives up another flavour; downward: p takes
+        # another flavour, someone else takes an f.
+        path = _cycle(value, lo, hi, p, f, upward=upward)
         if path is None:
             break
-        _push(value, path)
+        for a, b in pairwise(path):
+            if a < n_rows:
+                value[a][b - n_rows] += 1
+            else:
+                value[b][a - n_rows] -= 1
         value[p][f] += 1 if upward else -1
     return value[p][f]
 
@@ -180,9 +226,42 @@ def restrict(
         return None
     if low == bounds.lo[p][f] and high == bounds.hi[p][f]:
         return bounds  # already implied: nothing to learn
-    lo, hi = _copy(bounds.lo), _copy(bounds.hi)
-    lo[p][f], hi[p][f] = low, high
-    return exact_bounds(lo, hi, rows, cols)
+    found = _restricted(
+        tuple(map(tuple, bounds.lo)),
+        tuple(map(tuple, bounds.hi)),
+        tuple(rows),
+        tuple(cols),
+        cell,
+        low,
+        high,
+    )
+    if found is None:
+        return None
+    return Bounds([list(r) for r in found[0]], [list(r) for r in found[1]])
+
+
+Frozen = tuple[tuple[int, ...], ...]
+
+
+@lru_cache(maxsize=RESTRICT_CACHE)
+def _restricted(
+    lo: Frozen,
+    hi: Frozen,
+    rows: tuple[int, ...],
+    cols: tuple[int, ...],
+    cell: tuple[int, int],
+    low: int,
+    high: int,
+) -> tuple[Frozen, Frozen] | None:
+    """:func:`restrict`'s work, remembered: the AI tries the same moves from the same
+    positions many times over (the answers are copied out, never shared)."""
+    p, f = cell
+    new_lo, new_hi = [list(r) for r in lo], [list(r) for r in hi]
+    new_lo[p][f], new_hi[p][f] = low, high
+    exact = exact_bounds(new_lo, new_hi, list(rows), list(cols))
+    if exact is None:
+        return None
+    return tuple(map(tuple, exact.lo)), tuple(map(tuple, exact.hi))
 
 
 def initial_bounds(n_players: int, per_flavour: int) -> Bounds:

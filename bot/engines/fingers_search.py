@@ -1,16 +1,34 @@
-"""Quantum Fingers search for the hard AI: asks judged by what the answer is likely to be.
+"""Quantum Fingers search for the hard AI: plan my own choices against a model of the others.
 
-Everything in Quantum Fingers is public; what nobody knows is which classical deal the game
-will turn out to have been, and an asked player whose answer is not forced chooses it. The
-normal AI counts such an answer as "yes" or "no" half each. The hard AI instead
+Nothing in Quantum Fingers is hidden or left to chance. The consistent deals the engine
+tracks (its exact bounds) are narrowed only by choices: asks, answers that are not forced,
+books that are not forced. So the game is a tree of choices, and the hard AI searches it:
 
-* weighs every open ask in full (the normal AI judges a sample of them) with a larger
-  forced-win search;
-* predicts the answer: when one answer is clearly better for the asked player (it hands them
-  a forced win, or the other hands one to somebody else) it expects that answer; otherwise
-  it weighs "yes" by the share of the consistent deals (:func:`count_deals`, exact, over the
-  bounds the engine keeps) in which the asked player holds that flavour;
-* stops at the deadline with the best ask judged so far (the normal AI's own choice first).
+* **its own choices** exhaustively, a few of its decisions deep (iterative deepening: every
+  move one decision deep, then two, ... up to :data:`MAX_DEPTH`), with the moves that looked
+  best at one depth tried first at the next;
+* **everyone else's** by prediction: the others are modelled as the normal AI
+  (:func:`bot.engines.fingers_ai.choose_action`, with a fixed random source so a prediction is
+  the same every time it is asked), which takes every forced win it sees and never hands the
+  next player an avoidable one; that is the play of a careful person too;
+* **beyond the last decision looked at**, the game is played out to its end with every seat,
+  its own included, played by the model. A win counts 1, a loss 0, a draw or a game still
+  going after :data:`ROLLOUT_MOVES` moves :data:`DRAW`; sooner wins and later losses are
+  preferred by a hair (a later loss gives the others more chances to play differently from
+  the model).
+
+Ties go to the normal AI's own choice, which is tried first. Among the normal AIs the game is
+close to scripted (at three seats the second player wins nearly every game), which is why
+looking ahead at what the others will do pays: the hard AI finds the moves that change the
+script in its favour, often several of its decisions later.
+
+Effort is counted, not timed: a decision may predict :data:`WORK` of the others' moves
+(cheap positions repeat and are remembered within the decision). ``deadline`` (a
+``time.monotonic()`` instant) is a safety net on top: the search stops there with the best
+move of the deepest finished pass (or a win found in the unfinished one). Benchmarks pass
+both, so the figures are reproducible wherever the count, not the clock, ends the search; in
+play the count is what a decision needs on a busy machine well within the 1-second budget
+(``bench/bench_levels_fingers.py`` prints the times).
 
 Only the observation is read (it is the whole table).
 """
@@ -18,179 +36,222 @@ Only the observation is read (it is the whole table).
 from __future__ import annotations
 
 import random
-import time
-from functools import lru_cache
+from time import monotonic
 from typing import TYPE_CHECKING
 
 from bot.engines import fingers_ai
-from bot.engines.fingers_ai import (
-    ENGINE,
-    _after,
-    _answer,
-    _book,
-    _score,
-    _turn_value,
-    _work,
-    forced_win,
-    state_of,
-)
+from bot.engines.fingers_ai import ENGINE, _work, copy_state, forced_win, legal_moves, state_of
 
 if TYPE_CHECKING:
     from bot.engines.fingers import FingersObservation, FingersState
 
-WORK = 3000
-"""Trial moves a hard decision may play at three players (fewer at bigger tables)."""
+WORK = 1500
+"""The others' moves one decision may predict with the model (each a normal-AI decision),
+times the number of seats squared, since a prediction costs more at a bigger table: 167 at
+three seats, 60 at five, 23 at eight."""
+MAX_DEPTH = 4
+"""Own decisions looked ahead at most."""
+ROLLOUT_MOVES = 80
+"""Moves a play-out may last before it counts as a draw."""
 SEARCH_NODES = 1500
-"""Positions the hard level's own forced-win search may visit."""
-MAX_DEPTH = 2
-"""Own asks looked ahead at most (each depth a whole pass over the asks, stopping at the
-deadline with the deepest finished pass)."""
-DECISIVE = 1.0
-"""A gap in the asked player's own scores of the two answers that makes the choice clear."""
+"""Positions the hard level's own forced-win search may visit before anything else."""
+FORCED_WORK = 3000
+"""Trial moves that search may play at three players (fewer at bigger tables, at least 200)."""
+MODEL_SEED = 0
+"""The model's random source is ``random.Random(MODEL_SEED + k)`` at every prediction of the
+k-th determinization."""
+SEEDS = 1
+"""Determinizations of the model (how the normal AI breaks ties and samples asks) averaged."""
+WIN, LOSS, DRAW = 1.0, 0.0, 0.25
+HAIR = 0.001
+"""What each move sooner (a win) or later (a loss) is worth, up to :data:`ROLLOUT_MOVES`."""
+OWN_MOVE = 0.1
+"""Work counted for each of its own moves the search tries (a model prediction counts 1)."""
+
+Key = tuple[object, ...]
 
 
-def count_deals(lo: list[list[int]], hi: list[list[int]], rows: list[int], cols: list[int]) -> int:
-    """How many holdings matrices (players x flavours) fit the bounds and the margins."""
-    n_rows = len(rows)
-    bounds = tuple((tuple(lo[p]), tuple(hi[p])) for p in range(n_rows))
-    return _count(bounds, tuple(rows), tuple(cols))
+class OutOfWork(Exception):
+    """The work count or the deadline ran out in the middle of a pass."""
 
 
-@lru_cache(maxsize=4096)
-def _count(
-    bounds: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
-    rows: tuple[int, ...],
-    cols: tuple[int, ...],
-) -> int:
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
-
-    def fill(p: int, left: tuple[int, ...]) -> int:
-        if p == len(rows):
-            return 1 if not any(left) else 0
-        key = (p, left)
-        if key in memo:
-            return memo[key]
-        low, high = bounds[p]
-        total = 0
-        row: list[int] = [0] * len(left)
-
-        def place(f: int, need: int) -> None:
-            nonlocal total
-            if f == len(left):
-                if need == 0:
-                    total += fill(p + 1, tuple(x - y for x, y in zip(left, row, strict=True)))
-                return
-            rest_high = sum(min(high[g], left[g]) for g in range(f + 1, len(left)))
-            rest_low = sum(low[g] for g in range(f + 1, len(left)))
-            for v in range(low[f], min(high[f], left[f], need) + 1):
-                if rest_low <= need - v <= rest_high:
-                    row[f] = v
-                    place(f + 1, need - v)
-            row[f] = 0
-
-        place(0, rows[p])
-        memo[key] = total
-        return total
-
-    return fill(0, cols)
+def position(state: FingersState) -> Key:
+    """Everything that decides what happens next (the table is public; bounds are exact)."""
+    return (
+        state.phase,
+        state.current,
+        state.asked,
+        state.flavour,
+        tuple(state.counts),
+        tuple(state.remaining),
+        tuple(map(tuple, state.lo)),
+        tuple(map(tuple, state.hi)),
+        tuple(n is not None for n in state.names),
+    )
 
 
-def p_holds(state: FingersState, seat: int, flavour: int) -> float:
-    """Share of the consistent deals in which ``seat`` holds some of ``flavour``."""
-    lo, hi = state.lo, state.hi
-    total = count_deals(lo, hi, state.counts, state.remaining)
-    if total == 0:
-        return 0.5
-    none_hi = [list(r) for r in hi]
-    none_hi[seat][flavour] = 0
-    if lo[seat][flavour] > 0:
-        return 1.0
-    without = count_deals(lo, none_hi, state.counts, state.remaining)
-    return 1.0 - without / total
+class Planner:
+    """One hard decision's search (module notes). Caches live as long as the decision."""
 
-
-class OutOfTime(Exception):
-    """The deadline passed in the middle of a search depth."""
-
-
-class Searcher:
-    """Asks judged a few of the player's own asks deep, answers predicted (module notes)."""
-
-    def __init__(self, me: int, deadline: float | None) -> None:
+    def __init__(self, me: int, work: float, deadline: float | None, seeds: int = 1) -> None:
         self.me = me
+        self.left = work
         self.deadline = deadline
+        self.seeds = seeds
+        self.seed = MODEL_SEED  # the model's random source now (one per determinization)
+        self.moves: dict[tuple[int, Key], str] = {}  # the model's move in a position
+        self.reached: dict[
+            tuple[int, Key], tuple[FingersState, int]
+        ] = {}  # advance(): state, moves
+        self.played: dict[tuple[int, Key], float] = {}  # play-out value from a position
+        self.values: dict[tuple[int, Key, int], float] = {}  # search value at a depth
 
-    def _tick(self) -> None:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise OutOfTime
-        _work["left"] = 10**9  # the search is bounded by depth and the deadline instead
+    # The model ------------------------------------------------------------------------------
 
-    def ask_value(self, state: FingersState, action: str, depth: int) -> float:
-        """An ask's worth with the answer predicted; ``depth`` more own asks looked at."""
-        self._tick()
-        me = self.me
-        trial = _after(state, me, action)
-        if trial.phase != "answer":
-            return self.turn_value(trial, depth)
-        answerer = trial.asked
-        assert answerer is not None and trial.flavour is not None
-        after_yes, after_no = _after(trial, answerer, "yes"), _after(trial, answerer, "no")
-        theirs_yes, theirs_no = _score(after_yes, answerer), _score(after_no, answerer)
-        if theirs_yes - theirs_no >= DECISIVE:
-            p_yes = 1.0
-        elif theirs_no - theirs_yes >= DECISIVE:
-            p_yes = 0.0
-        else:
-            p_yes = p_holds(trial, answerer, trial.flavour)
-        value = 0.0
-        if p_yes > 0:
-            value += p_yes * self.turn_value(after_yes, depth)
-        if p_yes < 1:
-            value += (1 - p_yes) * self.turn_value(after_no, depth)
+    def _spend(self, amount: float) -> None:
+        if self.left <= 0 or (self.deadline is not None and monotonic() >= self.deadline):
+            raise OutOfWork
+        self.left -= amount
+
+    def predict(self, state: FingersState, key: Key | None = None) -> str:
+        """The model's move for whoever is to act in ``state``."""
+        key = (self.seed, position(state) if key is None else key)
+        move = self.moves.get(key)
+        if move is None:
+            self._spend(1.0)
+            (seat,) = ENGINE.to_act(state)
+            obs = ENGINE.observe(state, seat)
+            move = fingers_ai.choose_action(obs, random.Random(self.seed))
+            self.moves[key] = move
+        return move
+
+    def advance(self, state: FingersState) -> tuple[FingersState, int]:
+        """The position when I next decide (or the game ends), the others playing the model;
+        and how many moves that took. ``state`` is not changed."""
+        key = (self.seed, position(state))
+        found = self.reached.get(key)
+        if found is not None:
+            return found
+        trial, moves = copy_state(state), 0
+        while not ENGINE.is_over(trial) and moves < ROLLOUT_MOVES:
+            (seat,) = ENGINE.to_act(trial)
+            if seat == self.me:
+                break
+            ENGINE.apply(trial, seat, self.predict(trial))
+            moves += 1
+        self.reached[key] = (trial, moves)
+        return trial, moves
+
+    def outcome(self, state: FingersState, moves: int) -> float:
+        """Value of a finished game ``moves`` moves from the decision being searched."""
+        hair = HAIR * min(moves, ROLLOUT_MOVES)
+        if state.winner is None:
+            return DRAW
+        return WIN - hair if state.winner == self.me else LOSS + hair
+
+    def play_out(self, state: FingersState, moves: int) -> float:
+        """Everyone, me included, plays the model to the end of the game."""
+        key = (self.seed, position(state))
+        if key in self.played:
+            return self.played[key]
+        trial, path, value = copy_state(state), [key], None
+        step = 0
+        while not ENGINE.is_over(trial) and step < ROLLOUT_MOVES:
+            (seat,) = ENGINE.to_act(trial)
+            ENGINE.apply(trial, seat, self.predict(trial, path[-1][1]))
+            step += 1
+            here = (self.seed, position(trial))
+            if here in self.played:
+                value = self.played[here]
+                break
+            path.append(here)
+        if value is None:
+            value = self.outcome(trial, moves + step) if ENGINE.is_over(trial) else DRAW
+        for seen in path:  # the model is deterministic: every position on the way agrees
+            self.played[seen] = value
         return value
 
-    def turn_value(self, state: FingersState, depth: int) -> float:
-        """After an answer: my own next asks searched while ``depth`` lasts, else judged as
-        the normal AI judges them."""
-        me = self.me
-        if state.phase == "over" or state.current != me:
-            return _turn_value(state, me)
-        if state.phase == "book":
-            return max(self.turn_value(_after(state, me, w), depth) for w in ("book", "keep"))
+    # My own decisions ---------------------------------------------------------------------
+
+    def after(self, state: FingersState, move: str) -> tuple[FingersState, int]:
+        """Play my ``move``, then the others until I decide again."""
+        self._spend(OWN_MOVE)
+        trial = copy_state(state)
+        ENGINE.apply(trial, self.me, move)
+        return self.advance(trial)
+
+    def value(self, state: FingersState, moves: int, depth: int) -> float:
+        """Value of a position where I decide next (or the game is over), ``depth`` decisions
+        of mine searched (0: played out by the model)."""
+        if ENGINE.is_over(state):
+            return self.outcome(state, moves)
         if depth <= 0:
-            return _turn_value(state, me)
-        if forced_win(state, SEARCH_NODES) is not None:
-            return 10.0
-        return max(self.ask_value(state, a, depth - 1) for a in ENGINE.legal_actions(state, me))
+            return self.play_out(state, moves)
+        key = (self.seed, position(state), depth)
+        if key in self.values:
+            return self.values[key]
+        best = -1.0
+        children: set[Key] = set()
+        for move in legal_moves(ENGINE.observe(state, self.me)):
+            child, more = self.after(state, move)
+            child_key = position(child)
+            if child_key in children:
+                continue  # another move led to the same position
+            children.add(child_key)
+            best = max(best, self.value(child, moves + 1 + more, depth - 1))
+            if best >= WIN - HAIR * ROLLOUT_MOVES:
+                break  # a win: nothing is better (bar a hair)
+        self.values[key] = best
+        return best
+
+    def choose(self, state: FingersState, first: str) -> str:
+        """Iterative deepening over my moves now; ``first`` (the normal move) wins ties."""
+        moves = legal_moves(ENGINE.observe(state, self.me))
+        moves.remove(first)
+        moves.insert(0, first)
+        best, best_value = first, -1.0
+        for depth in range(MAX_DEPTH):
+            scored: list[tuple[float, str]] = []
+            try:
+                for move in moves:
+                    total = 0.0
+                    for k in range(self.seeds):
+                        self.seed = MODEL_SEED + k
+                        child, more = self.after(state, move)
+                        total += self.value(child, 1 + more, depth)
+                    scored.append((total / self.seeds, move))
+            except OutOfWork:
+                # An unfinished pass: a move it already found better is better still (a
+                # deeper look never lowers a move's value, the model being fixed).
+                for value, move in scored:
+                    if value > best_value:
+                        best, best_value = move, value
+                break
+            top = max(value for value, _ in scored)
+            best, best_value = next(m for v, m in scored if v == top), top
+            if top >= WIN - HAIR * ROLLOUT_MOVES or len(moves) == 1:
+                break  # a win under the model, or nothing to choose
+            order = sorted(range(len(moves)), key=lambda k: -scored[k][0])  # stable
+            moves = [moves[k] for k in order]
+        return best
 
 
 def hard_action(obs: FingersObservation, rng: random.Random, deadline: float | None = None) -> str:
-    """The hard AI's move for the observed seat."""
+    """The hard AI's move for the observed seat (module notes)."""
     me = obs.seat
     assert me is not None
     state = state_of(obs)
-    scale = 27 / obs.n_players**3
-    _work["left"] = max(200, int(WORK * scale))
-    if obs.phase == "answer":
-        return _answer(state, me, rng)
-    if obs.phase == "book":
-        return _book(state, me)
-    win = forced_win(state, SEARCH_NODES)
-    if win is not None:
-        return win
-    best = fingers_ai.choose_action(obs, random.Random(rng.random()))
-    actions = ENGINE.legal_actions(state, me)
-    rng.shuffle(actions)
-    actions.remove(best)
-    actions.insert(0, best)  # the normal choice first: it wins ties
-    search = Searcher(me, deadline)
-    for depth in range(MAX_DEPTH + 1):
-        try:
-            values = [(search.ask_value(state, a, depth), a) for a in actions]
-        except OutOfTime:
-            break
-        top = max(v for v, _ in values)
-        best = next(a for v, a in values if v >= top - 1e-9)
-        if top >= 10.0 or top <= -10.0:
-            break  # a sure win or a sure loss: looking deeper changes nothing
-    return best
+    first = fingers_ai.choose_action(obs, random.Random(rng.random()))
+    if obs.phase == "ask":
+        _work["left"] = max(200, FORCED_WORK * 27 // obs.n_players**3)
+        win = forced_win(state, SEARCH_NODES)
+        if win is not None:
+            return win
+    if deadline is not None and monotonic() >= deadline:
+        return first
+    return Planner(me, work_for(obs.n_players), deadline, SEEDS).choose(state, first)
+
+
+def work_for(n_players: int) -> float:
+    """The predictions one decision may make at a table of ``n_players`` (:data:`WORK`)."""
+    return WORK / n_players**2

@@ -226,8 +226,9 @@ class TurnSolver:
         bank = 1.0 - V[j[None, :], below[:, None]]
         need = levels[:, None] - j[None, :] + 1
         need = np.where(j[None, :] == 0, np.maximum(need, game.entry), need)
-        odds_on = last_turn_odds(True, self.levels + game.top)
-        odds_off = last_turn_odds(False, self.levels + game.top)
+        size = 2 * game.top + 2 * MAX_SHIFT + 2  # the most any pair needs: one cached table
+        odds_on = last_turn_odds(True, size)
+        odds_off = last_turn_odds(False, size)
         beaten = np.where(j[None, :] > 0, odds_on[need], odds_off[need])
         bank = np.where(levels[:, None] >= T, 1.0 - beaten, bank)
         self.can_bank = (levels[:, None] > i[None, :]) & (levels[:, None] >= game.entry)

@@ -171,28 +171,6 @@ def test_fingers_hard_reads_only_the_observation() -> None:
     assert fingers_ai.decide(FINGERS.observe(other, seat), "hard", random.Random(5)) == first
 
 
-def test_fingers_deal_count_matches_brute_force() -> None:
-    """The exact count of consistent deals behind the hard level's answer weights."""
-    from itertools import product
-
-    state = FINGERS.new_game(FingersConfig(per_flavour=3), 3, 0)
-    rng = random.Random(0)
-    for _ in range(4):
-        if FINGERS.is_over(state):
-            break
-        (seat,) = FINGERS.to_act(state)
-        FINGERS.apply(state, seat, fingers_ai.random_action(FINGERS.observe(state, seat), rng))
-    n = state.n_players
-    cells = [range(state.lo[p][f], state.hi[p][f] + 1) for p in range(n) for f in range(n)]
-    brute = 0
-    for values in product(*cells):
-        rows = [sum(values[p * n : p * n + n]) for p in range(n)]
-        cols = [sum(values[p * n + f] for p in range(n)) for f in range(n)]
-        brute += rows == state.counts and cols == state.remaining
-    assert brute > 0
-    assert fingers_search.count_deals(state.lo, state.hi, state.counts, state.remaining) == brute
-
-
 # --- a deadline already passed --------------------------------------------------------------
 
 

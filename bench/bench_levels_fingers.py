@@ -1,0 +1,186 @@
+"""Benchmark the Quantum Fingers AI levels.
+
+For each seat count:
+
+1. one hard seat against normal seats (the hard seat rotates with the seed): hard's share of
+   the wins with a 95% Wilson interval, next to its fair share 1/n, and its wins per seat;
+2. one easy seat against normal seats (easy should be clearly below 1/n);
+3. one easy seat against random-legal seats (easy should be above 1/n).
+
+Draws count 0 to everyone. Hard decisions get ``--budget`` seconds each (a
+``time.monotonic()`` deadline) on top of their fixed work count
+(:func:`bot.engines.fingers_search.work_for` predicted moves), which ends nearly every search
+first, so the games are reproducible; the output says how many hard decisions the deadline
+cut short. ``--timing`` plays a few games at one seat count (8 by default) with a seat of
+each level and prints the decision time per level (mean, p95, max). Figures only: nothing
+here asserts.
+
+Figures on the shared 2-core development machine (several other jobs running), win share with
+its 95% interval, fair share in brackets:
+
+(filled in below once measured)
+
+Run: ``.venv/bin/python bench/bench_levels_fingers.py [--seats 3,4,5] [--games 200]
+[--easy-games 400] [--budget 1.0] [--jobs 1] [--timing 8]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stats import percentile, wilson
+from bot.engines import fingers_ai, fingers_search
+from bot.engines.fingers import FingersConfig, FingersEngine
+
+ENGINE = FingersEngine()
+
+
+@dataclass
+class Result:
+    seat: int  # the tested seat
+    share: float = 0.0  # 1 if the tested seat won
+    times: dict[str, list[float]] = field(default_factory=dict)  # level -> seconds
+    late: int = 0  # hard decisions that reached the deadline
+
+
+def play(n: int, seed: int, levels: list[str], budget: float, tested: int) -> Result:
+    """One seeded game with ``levels[seat]`` at each seat ("random": random-legal)."""
+    state = ENGINE.new_game(FingersConfig(), n, seed)
+    rng = random.Random(seed)
+    result = Result(seat=tested)
+    while not ENGINE.is_over(state):
+        (seat,) = ENGINE.to_act(state)
+        obs = ENGINE.observe(state, seat)
+        level = levels[seat]
+        start = time.monotonic()
+        if level == "random":
+            move = fingers_ai.random_action(obs, rng)
+        else:
+            deadline = start + budget if level == "hard" else None
+            move = fingers_ai.decide(obs, level, rng, deadline)
+        spent = time.monotonic() - start
+        result.times.setdefault(level, []).append(spent)
+        if level == "hard" and spent >= budget:
+            result.late += 1
+        ENGINE.apply(state, seat, move)
+    if state.winner == tested:
+        result.share = 1.0
+    return result
+
+
+def _one_against(args: tuple[int, int, str, str, float]) -> Result:
+    n, seed, tested, others, budget = args
+    me = seed % n
+    levels = [tested if s == me else others for s in range(n)]
+    return play(n, seed, levels, budget, me)
+
+
+def _pool_map(fn: Callable, tasks: list, jobs: int) -> list:
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return pool.map(fn, tasks, chunksize=4)
+    return [fn(t) for t in tasks]
+
+
+def series(n: int, games: int, tested: str, others: str, budget: float, jobs: int) -> list[Result]:
+    tasks = [(n, seed, tested, others, budget) for seed in range(games)]
+    return _pool_map(_one_against, tasks, jobs)
+
+
+def line(label: str, results: list[Result], n: int) -> str:
+    games = len(results)
+    wins = sum(r.share for r in results)
+    low, high = wilson(round(wins), games)
+    fair = 1 / n
+    return (
+        f"  {label:<22} {wins / games:6.1%}  (95% CI {low:5.1%}-{high:5.1%})  "
+        f"fair share {fair:5.1%}  ratio {wins / games / fair:4.2f}x"
+    )
+
+
+def by_seat(results: list[Result], n: int) -> str:
+    parts = []
+    for seat in range(n):
+        mine = [r for r in results if r.seat == seat]
+        parts.append(f"seat {seat}: {sum(r.share for r in mine):.0f}/{len(mine)}")
+    return "    wins by seat: " + ", ".join(parts)
+
+
+def timing(level: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (
+        f"  {level:<7} {len(ms):6d} decisions  mean {statistics.mean(ms):7.1f} ms  "
+        f"p95 {percentile(ms, 0.95):7.1f} ms  max {max(ms):7.1f} ms"
+    )
+
+
+def _timing_game(args: tuple[int, int, float]) -> Result:
+    n, seed, budget = args
+    levels = [("easy", "normal", "hard")[(s + seed) % 3] for s in range(n)]
+    return play(n, seed, levels, budget, -1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", default="3,4,5")
+    parser.add_argument("--games", type=int, default=200, help="hard-vs-normal games per count")
+    parser.add_argument("--easy-games", type=int, default=400, help="easy games per count")
+    parser.add_argument("--budget", type=float, default=1.0, help="deadline per hard decision")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--timing", type=int, default=0, help="seat count for decision times")
+    parser.add_argument("--timing-games", type=int, default=30)
+    args = parser.parse_args()
+    seats = [int(x) for x in args.seats.split(",") if x]
+    print(
+        f"Quantum Fingers: {args.games} hard-vs-normal and {args.easy_games} easy games per "
+        f"seat count; hard: {fingers_search.WORK} / seats² predicted moves, at most "
+        f"{fingers_search.MAX_DEPTH} own decisions deep, deadline {args.budget:g} s; "
+        f"{args.jobs} job(s)"
+    )
+    for n in seats:
+        started = time.perf_counter()
+        print(f" {n} seats")
+        if args.games:
+            hard = series(n, args.games, "hard", "normal", args.budget, args.jobs)
+            print(line("hard vs normal", hard, n))
+            print(by_seat(hard, n))
+            decisions = sum(len(r.times.get("hard", [])) for r in hard)
+            late = sum(r.late for r in hard)
+            print(f"    hard decisions: {decisions}, {late} reached the deadline")
+        if args.easy_games:
+            easy = series(n, args.easy_games, "easy", "normal", args.budget, args.jobs)
+            print(line("easy vs normal", easy, n))
+            rand = series(n, args.easy_games, "easy", "random", args.budget, args.jobs)
+            print(line("easy vs random-legal", rand, n))
+        print(f"  ({time.perf_counter() - started:.0f} s)")
+        sys.stdout.flush()
+    if args.timing:
+        n = args.timing
+        tasks = [(n, seed, args.budget) for seed in range(args.timing_games)]
+        results = _pool_map(_timing_game, tasks, args.jobs)
+        times: dict[str, list[float]] = {}
+        for r in results:
+            for level, values in r.times.items():
+                times.setdefault(level, []).extend(values)
+        late = sum(r.late for r in results)
+        print(
+            f" decision time at {n} seats ({args.timing_games} games, a seat of each level "
+            f"in turn; {late} hard decisions reached the deadline)"
+        )
+        for level in ("easy", "normal", "hard"):
+            if times.get(level):
+                print(timing(level, times[level]))
+
+
+if __name__ == "__main__":
+    main()
