@@ -45,10 +45,10 @@ from bot.engines.fingers_ai import ENGINE, _work, copy_state, forced_win, legal_
 if TYPE_CHECKING:
     from bot.engines.fingers import FingersObservation, FingersState
 
-WORK = 1500
+WORK = 2000
 """The others' moves one decision may predict with the model (each a normal-AI decision),
-times the number of seats squared, since a prediction costs more at a bigger table: 167 at
-three seats, 60 at five, 23 at eight."""
+times the number of seats squared, since a prediction costs more at a bigger table: 222 at
+three seats, 80 at five, 31 at eight."""
 MAX_DEPTH = 4
 """Own decisions looked ahead at most."""
 ROLLOUT_MOVES = 80
