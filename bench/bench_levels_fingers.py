@@ -18,7 +18,9 @@ here asserts.
 Figures on the shared 2-core development machine (several other jobs running), win share with
 its 95% interval, fair share in brackets:
 
-(filled in below once measured)
+Not yet recorded here: the first full run at the current work count (2,000 / seats²
+predictions per decision) was still going when this file landed. Run it and write the
+figures in this table.
 
 Run: ``.venv/bin/python bench/bench_levels_fingers.py [--seats 3,4,5] [--games 200]
 [--easy-games 400] [--budget 1.0] [--jobs 1] [--timing 8]``
