@@ -12,9 +12,10 @@
 Seeded and repeatable (``--jobs`` splits the seeds into chunks, the results do not depend on
 it); figures only: nothing here asserts on time.
 
-Figures (shared 2-core machine, ``--hard-games 40000 --jobs 2``):
-
-(filled in once measured)
+Exact figure (policy evaluation): hard beats normal in 51.1% of two-player games over
+alternating starts (54.0% moving first, 48.1% second). The sampled run with
+``--hard-games 40000 --jobs 2`` was still going when this file landed; its figures are not
+recorded here yet.
 
 The edge over normal is small because normal already plays the end game for the win
 (keeps that reach 10,000 are weighed by the chance the other player fails to beat them, and a
