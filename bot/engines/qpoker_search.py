@@ -184,27 +184,15 @@ class Sim:
             out.append((0.5 ** len(coins), chips))
         return out
 
-    def match_share(self, seat: int, futures: list[list[int]] | None = None) -> float:
+    def match_share(self, seat: int, futures: Futures | None = None) -> float:
         """``seat``'s chance of winning the match (a win shared by k players counts 1/k)
-        after this round's measurement, then each of ``futures`` (what every other seat
-        gains on ``seat`` over the rounds still to come) in turn; none: the match ends with
-        this round."""
+        after this round's measurement, then the rounds still to come (``futures``; none:
+        the match ends with this round)."""
         total = 0.0
         others = [s for s in range(len(self.chips)) if s != seat]
+        judge = futures or Futures([])
         for chance, chips in self.finals():
-            lead = [chips[seat] - chips[s] for s in others]
-            share = 0.0
-            for change in futures or ([0] * len(others),):
-                tied = 0
-                for ahead, gain in zip(lead, change, strict=True):
-                    margin = ahead - gain
-                    if margin < 0:
-                        break
-                    if margin == 0:
-                        tied += 1
-                else:
-                    share += 1 / (1 + tied)
-            total += chance * share / (len(futures) if futures else 1)
+            total += chance * judge.share(tuple(chips[seat] - chips[s] for s in others))
         return total
 
     def apply(self, seat: int, move: str, rng: random.Random) -> None:
@@ -476,9 +464,34 @@ def round_changes(players: int, rng: random.Random) -> list[int]:
     return [share if p == best else -p for p in points]
 
 
-def futures_for(obs: QPokerObservation, rng: random.Random, count: int) -> list[list[int]]:
-    """``count`` draws of what every other seat gains on the observer over the match's
-    remaining rounds (none in the last round)."""
+class Futures:
+    """Draws of what every other seat gains on the observer over the match's remaining
+    rounds, and the observer's share of the match win for a lead over each of them."""
+
+    def __init__(self, draws: list[list[int]]) -> None:
+        self.draws = draws or [[]]
+        self._shares: dict[tuple[int, ...], float] = {}
+
+    def share(self, lead: tuple[int, ...]) -> float:
+        found = self._shares.get(lead)
+        if found is None:
+            total = 0.0
+            for change in self.draws:
+                tied = 0
+                for ahead, gain in zip(lead, change or [0] * len(lead), strict=True):
+                    margin = ahead - gain
+                    if margin < 0:
+                        break
+                    if margin == 0:
+                        tied += 1
+                else:
+                    total += 1 / (1 + tied)
+            found = self._shares[lead] = total / len(self.draws)
+        return found
+
+
+def futures_for(obs: QPokerObservation, rng: random.Random, count: int) -> Futures:
+    """``count`` draws of the match's remaining rounds (none in the last round)."""
     me = obs.seat
     left = obs.rounds - obs.round
     players = [s for s, row in enumerate(obs.qubits) if row]
@@ -490,7 +503,7 @@ def futures_for(obs: QPokerObservation, rng: random.Random, count: int) -> list[
             for s, d in zip(players, change, strict=True):
                 total[s] += d
         out.append([total[s] - total[me] for s in range(obs.n_players) if s != me])
-    return out
+    return Futures(out)
 
 
 # --- what the others may hold ------------------------------------------------------------

@@ -135,9 +135,9 @@ def test_qpoker_measurement_outcomes_and_the_match_share() -> None:
     assert sim.match_share(0) == pytest.approx(0.5 * 0.5)
     assert sim.match_share(1) == pytest.approx(0.5 * 0.5 + 0.5)
     # a future where seat 1 gains 3 on seat 0 turns the tie into a loss for seat 0
-    assert sim.match_share(0, [[3]]) == 0.0
-    assert sim.match_share(0, [[-1]]) == 0.5
-    assert sim.match_share(0, [[-3]]) == 1.0
+    assert sim.match_share(0, qpoker_search.Futures([[3]])) == 0.0
+    assert sim.match_share(0, qpoker_search.Futures([[-1]])) == 0.5
+    assert sim.match_share(0, qpoker_search.Futures([[-3]])) == 1.0
 
 
 # --- Flux: the light simulator's pieces ----------------------------------------------------
