@@ -9,42 +9,33 @@ For each game and each seat count:
 
 A game won jointly by k seats counts 1/k to each (QuantumPoker ties on chips; Quantum Fingers
 draws count 0 to everyone); the interval is taken on the rounded total. At the largest seat
-count it also prints the decision time of each level (mean, p95, max, in milliseconds) from
-those games. Hard decisions get ``--budget`` seconds each (a ``time.monotonic()`` deadline),
-so the hard figures depend on the machine's speed; the games themselves are seeded. Figures
-only: nothing here asserts.
+count it also prints the decision time of each level (mean, p95, max, in milliseconds).
 
-Figures on the shared 2-core development machine (one job, another benchmark beside it),
-win share with its 95% interval, fair share in brackets:
+Hard decisions in Flux and QuantumPoker take a fixed effort (``flux_search.SAMPLES`` worlds,
+``qpoker_search.SAMPLES`` worlds), so every figure here is seeded and reproducible whatever
+the machine; the bot gives the same effort with its one-second budget (``AI_BUDGET``) as a
+safety net. ``--budget`` adds that safety net here too (then a slow machine can cut a
+decision short). Quantum Fingers' hard level searches until its deadline: ``--budget``
+(0.4 s unless set) applies to it. Figures only: nothing here asserts.
 
-=========== ======= ======================= =================== ==========================
-game        seats   hard vs normal          easy vs normal      easy vs random-legal
-=========== ======= ======================= =================== ==========================
-Flux        3 (33%) 41.3% (33.8-49.3) 1.24x 20.0% (15.9-24.9)   78.0% (73.0-82.3)
-            4 (25%) 32.7% (25.7-40.5) 1.31x 14.0% (10.5-18.4)   63.0% (57.4-68.3)
-            5 (20%) 24.0% (17.9-31.4) 1.20x 12.0% (8.8-16.2)    46.7% (41.1-52.3)
-QPoker      3 (33%) 51.8% (42.8-60.4) 1.55x 19.2% (15.3-24.2)   72.1% (66.7-76.8)
-            4 (25%) 24.6% (18.1-33.4) 0.98x 15.2% (11.7-19.8)   59.1% (53.4-64.4)
-            5 (20%) 24.2% (17.4-32.6) 1.21x  9.3% (6.5-13.2)    55.0% (49.3-60.5)
-Fingers     3 (33%) 67.0% (57.3-75.4) 2.01x 18.7% (13.2-25.7)   54.0% (46.0-61.8)
-            4 (25%) 38.0% (29.1-47.8) 1.52x  8.0% (4.6-13.5)    48.0% (40.2-55.9)
-            5 (20%) 25.0% (17.5-34.3) 1.25x  5.3% (2.7-10.2)    53.3% (45.4-61.1)
-=========== ======= ======================= =================== ==========================
+Long runs split well: ``--start`` offsets the seeds, ``--only`` picks one of the three
+match-ups, ``--out`` appends every game to a JSON-lines file, and ``--report`` prints the
+figures of one or more such files together.
 
-Flux: 150 hard games and 300 easy games per count, 0.1 s per hard decision (452 s in all).
-QuantumPoker: 120 and 300, 0.15 s (433 s). Quantum Fingers: 100 and 150, 0.4 s (414 s).
-Decision times at 5 seats, mean / p95 / max in ms: Flux easy 0.1/0.4/6, normal 0.2/0.6/9,
-hard 53/105/130; QuantumPoker easy 2/4/1387, normal 2/4/63, hard 156/158/1649 (the maxima
-are stalls of the shared machine); Quantum Fingers easy 33/123/298, normal 40/126/402,
-hard 200/491/678 (its search checks the deadline between asks, so it can overrun by one).
+Figures on the shared 2-core development machine (several other jobs beside it, so the times
+are on the high side), win share with its 95% interval, fair share in brackets:
+
+(filled in by the final run)
 
 Run: ``.venv/bin/python bench/bench_levels_cards.py [--game flux] [--seats 3,4,5]
-[--games 200] [--easy-games 400] [--budget 0.1] [--jobs 1]``
+[--games 200] [--easy-games 400] [--budget S] [--jobs 1] [--start 0]
+[--only hard|easy|random] [--out FILE] [--report FILE ...]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
@@ -57,7 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.stats import wilson
+from bench.stats import percentile, wilson
 from bot.engines import fingers_ai, flux_ai, qpoker_ai
 from bot.engines.fingers import FingersConfig, FingersEngine
 from bot.engines.flux import FluxConfig, FluxEngine
@@ -71,6 +62,7 @@ class Game:
     config: Any
     decide: Callable[..., str]
     random_move: Callable[[Any, Any, int, Any, random.Random], str]
+    budget: float | None  # default deadline for hard decisions (None: fixed effort)
 
 
 def _flux_random(engine: FluxEngine, state: Any, seat: int, obs: Any, rng: random.Random) -> str:
@@ -86,14 +78,21 @@ def _fingers_random(engine: Any, state: Any, seat: int, obs: Any, rng: random.Ra
 
 
 GAMES = {
-    "flux": Game("Flux", FluxEngine(), FluxConfig(), flux_ai.decide, _flux_random),
+    "flux": Game("Flux", FluxEngine(), FluxConfig(), flux_ai.decide, _flux_random, None),
     "qpoker": Game(
-        "QuantumPoker", QPokerEngine(), QPokerConfig(), qpoker_ai.decide, _qpoker_random
+        "QuantumPoker", QPokerEngine(), QPokerConfig(), qpoker_ai.decide, _qpoker_random, None
     ),
     "fingers": Game(
-        "Quantum Fingers", FingersEngine(), FingersConfig(), fingers_ai.decide, _fingers_random
+        "Quantum Fingers",
+        FingersEngine(),
+        FingersConfig(),
+        fingers_ai.decide,
+        _fingers_random,
+        0.4,
     ),
 }
+MATCHUPS = {"hard": ("hard", "normal"), "easy": ("easy", "normal"), "random": ("easy", "random")}
+LABELS = {"hard": "hard vs normal", "easy": "easy vs normal", "random": "easy vs random-legal"}
 
 
 @dataclass
@@ -102,7 +101,7 @@ class Result:
     times: dict[str, list[float]] = field(default_factory=dict)  # level -> seconds
 
 
-def play(key: str, n: int, seed: int, tested: str, others: str, budget: float) -> Result:
+def play(key: str, n: int, seed: int, tested: str, others: str, budget: float | None) -> Result:
     """One seeded game: seat ``seed % n`` plays at ``tested``, the rest at ``others``
     ("random" for random-legal)."""
     game = GAMES[key]
@@ -119,7 +118,7 @@ def play(key: str, n: int, seed: int, tested: str, others: str, budget: float) -
         if level == "random":
             move = game.random_move(engine, state, seat, obs, rng)
         else:
-            deadline = start + budget if level == "hard" else None
+            deadline = start + budget if level == "hard" and budget is not None else None
             move = game.decide(obs, level, rng, deadline)
         result.times.setdefault(level, []).append(time.monotonic() - start)
         engine.apply(state, seat, move)
@@ -129,42 +128,83 @@ def play(key: str, n: int, seed: int, tested: str, others: str, budget: float) -
     return result
 
 
-def _play(args: tuple[str, int, int, str, str, float]) -> Result:
+def _play(args: tuple[str, int, int, str, str, float | None]) -> Result:
     return play(*args)
 
 
 def series(
-    key: str, n: int, games: int, tested: str, others: str, budget: float, jobs: int
-) -> tuple[float, dict[str, list[float]]]:
-    tasks = [(key, n, seed, tested, others, budget) for seed in range(games)]
+    key: str,
+    n: int,
+    seeds: range,
+    matchup: str,
+    budget: float | None,
+    jobs: int,
+    out: Path | None,
+) -> list[dict[str, Any]]:
+    """Play the games of one match-up; every game as a record (appended to ``out``)."""
+    tested, others = MATCHUPS[matchup]
+    tasks = [(key, n, seed, tested, others, budget) for seed in seeds]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             results = pool.map(_play, tasks, chunksize=1)
     else:
         results = [_play(t) for t in tasks]
-    times: dict[str, list[float]] = {}
-    for r in results:
-        for level, values in r.times.items():
-            times.setdefault(level, []).extend(values)
-    return sum(r.share for r in results), times
+    records = [
+        {"game": key, "seats": n, "matchup": matchup, "seed": seed, "share": r.share}
+        | {"times": r.times}
+        for seed, r in zip(seeds, results, strict=True)
+    ]
+    if out is not None:
+        with out.open("a") as fh:
+            for record in records:
+                fh.write(json.dumps(record) + "\n")
+    return records
 
 
 def line(label: str, share: float, games: int, n: int) -> str:
     low, high = wilson(round(share), games)
     fair = 1 / n
     return (
-        f"  {label:<22} {share / games:6.1%}  (95% CI {low:5.1%}-{high:5.1%})  "
-        f"fair share {fair:5.1%}  ratio {share / games / fair:4.2f}x"
+        f"  {label:<22} {share / games:6.1%}  (95% CI {low:5.1%}-{high:5.1%}, "
+        f"±{(high - low) / 2:4.1%})  fair share {fair:5.1%}  ratio {share / games / fair:4.2f}x"
+        f"  ({games} games)"
     )
 
 
 def timing(level: str, values: list[float]) -> str:
-    ms = sorted(v * 1000 for v in values)
-    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    ms = [v * 1000 for v in values]
     return (
         f"  {level:<7} {len(ms):6d} decisions  mean {statistics.mean(ms):7.1f} ms  "
-        f"p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms"
+        f"p95 {percentile(ms, 0.95):7.1f} ms  max {max(ms):7.1f} ms"
     )
+
+
+def report(records: list[dict[str, Any]]) -> None:
+    """The figures of every game in ``records``, by game, seat count and match-up."""
+    for key, game in GAMES.items():
+        mine = [r for r in records if r["game"] == key]
+        if not mine:
+            continue
+        print(game.name)
+        seats = sorted({r["seats"] for r in mine})
+        for n in seats:
+            print(f" {n} seats")
+            for matchup in MATCHUPS:
+                rows = {r["seed"]: r for r in mine if r["seats"] == n and r["matchup"] == matchup}
+                if rows:
+                    share = sum(r["share"] for r in rows.values())
+                    print(line(LABELS[matchup], share, len(rows), n))
+        largest = max(seats)
+        times: dict[str, list[float]] = {}
+        for r in mine:
+            if r["seats"] == largest and r["matchup"] in ("hard", "easy"):
+                for level, values in r["times"].items():
+                    times.setdefault(level, []).extend(values)
+        print(f" decision time at {largest} seats")
+        for level in ("easy", "normal", "hard"):
+            if times.get(level):
+                print(timing(level, times[level]))
+        sys.stdout.flush()
 
 
 def main() -> None:
@@ -173,35 +213,36 @@ def main() -> None:
     parser.add_argument("--seats", default="3,4,5")
     parser.add_argument("--games", type=int, default=200, help="hard-vs-normal games per count")
     parser.add_argument("--easy-games", type=int, default=400, help="easy games per count")
-    parser.add_argument("--budget", type=float, default=0.1, help="seconds per hard decision")
+    parser.add_argument("--start", type=int, default=0, help="first seed")
+    parser.add_argument("--budget", type=float, default=None, help="seconds per hard decision")
+    parser.add_argument("--only", choices=list(MATCHUPS), help="one match-up only")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--out", type=Path, help="append every game to this JSON-lines file")
+    parser.add_argument("--report", type=Path, nargs="+", help="print the figures of files")
     args = parser.parse_args()
+    if args.report:
+        records = [json.loads(row) for path in args.report for row in path.open() if row.strip()]
+        report(records)
+        return
     seats = [int(x) for x in args.seats.split(",")]
     keys = list(GAMES) if args.game == "all" else [args.game]
+    matchups = [args.only] if args.only else list(MATCHUPS)
     for key in keys:
         game = GAMES[key]
+        budget = args.budget if args.budget is not None else game.budget
+        effort = f"hard budget {budget:g} s per decision" if budget else "hard at fixed effort"
         print(
             f"{game.name}: {args.games} hard-vs-normal and {args.easy_games} easy games per "
-            f"seat count, hard budget {args.budget:g} s per decision, {args.jobs} job(s)"
+            f"seat count from seed {args.start}, {effort}, {args.jobs} job(s)"
         )
         started = time.perf_counter()
-        times: dict[str, list[float]] = {}
+        records = []
         for n in seats:
-            print(f" {n} seats")
-            hard, t_hard = series(key, n, args.games, "hard", "normal", args.budget, args.jobs)
-            print(line("hard vs normal", hard, args.games, n))
-            easy, t_easy = series(key, n, args.easy_games, "easy", "normal", 0, args.jobs)
-            print(line("easy vs normal", easy, args.easy_games, n))
-            rand, _ = series(key, n, args.easy_games, "easy", "random", 0, args.jobs)
-            print(line("easy vs random-legal", rand, args.easy_games, n))
-            if n == max(seats):
-                for part in (t_hard, t_easy):
-                    for level, values in part.items():
-                        times.setdefault(level, []).extend(values)
-        print(f" decision time at {max(seats)} seats")
-        for level in ("easy", "normal", "hard"):
-            if times.get(level):
-                print(timing(level, times[level]))
+            for matchup in matchups:
+                games = args.games if matchup == "hard" else args.easy_games
+                seeds = range(args.start, args.start + games)
+                records += series(key, n, seeds, matchup, budget, args.jobs, args.out)
+        report(records)
         print(f" ({time.perf_counter() - started:.0f} s)")
         sys.stdout.flush()
 

@@ -7,12 +7,9 @@ each deciding from its own view of the sample. A candidate's worth is the seat's
 the rest of the hand less the average of the others'; the best average over the samples is
 played (perfect-information Monte Carlo).
 
-:class:`Sim` is a small copy of one hand's rules from the first trick on (tricks, command,
-discards, fluxes, calling, the value game and the poker game) on plain lists;
-``tests/engines/test_card_levels.py`` plays it side by side with the engine. Variants that
-change the command itself (16, Temporal flux) are not simulated: there the hard level plays
-as normal. Point dice (9, 11) are counted at their best use rather than chosen in a dice phase.
-Only the observation is read.
+The simulator is :mod:`bot.engines.flux_sim`. Variants that change the command itself (16,
+Temporal flux) are not simulated: there the hard level plays as normal. Only the
+observation is read.
 """
 
 from __future__ import annotations
@@ -20,391 +17,27 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
-from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from bot.engines.cards import card, sort_codes, standard_deck
-from bot.engines.flux_ai import (
-    CALL_SAFETY,
-    Judge,
-    draw_distribution,
-    poker_potential,
-    poker_weight,
-)
-from bot.engines.flux_rules import (
-    Rules,
-    badness,
-    best_value,
-    distance,
-    hand_value,
-    poker_points,
-    poker_winner,
-    settle,
-    trick_winner,
-)
+from bot.engines.cards import standard_deck
+from bot.engines.flux_ai import Judge, poker_potential, poker_weight
+from bot.engines.flux_rules import Rules, hand_value, unique_top
+from bot.engines.flux_sim import HAND_SIZE, UNSUPPORTED, Sim, decode, encode, parse, roller
 from bot.engines.pimc import clearly_better
-from bot.engines.poker import best_five
 
 if TYPE_CHECKING:
     from bot.engines.flux import FluxObservation
 
-HAND_SIZE = 7
-FLUX_POINTS = 5
 SAMPLES = 16
 """Determinizations per decision when no deadline is given."""
 DISCARDS = 5
 """Discards searched at most (the normal policy's best ones), besides calling."""
 CONFIDENCE = 1.0
 """Standard errors by which a move's sampled advantage must beat the normal move's."""
-UNSUPPORTED = frozenset({"16"})
-"""Variants the simulator does not play: the hard level plays as normal under them."""
-
-
-# The normal policy for rollouts: the same decisions as ``flux_ai.play_card`` and
-# ``flux_ai.command_action`` (a test checks it), with the expected badness of a kept value
-# remembered across decisions instead of per decision.
-
-
-@lru_cache(maxsize=50_000)
-def _bad(value: int, target: int, dice: tuple[int, ...], rules: Rules) -> int:
-    return badness(best_value(value, dice, target, rules), target, rules)
-
-
-@lru_cache(maxsize=50_000)
-def _expected(value: int, draws: int, target: int, dice: tuple[int, ...], rules: Rules) -> float:
-    return sum(
-        p * _bad(value + v, target, dice, rules)
-        for v, p in draw_distribution(draws, rules.absolute)
-    )
-
-
-@lru_cache(maxsize=5_000)
-def _p_better(bad: int, target: int, rules: Rules) -> float:
-    """Chance that a random seven-card hand is strictly better than ``bad``."""
-    return sum(
-        p for v, p in draw_distribution(7, rules.absolute) if badness(v, target, rules) < bad
-    )
-
-
-def fast_play(view: View) -> str:
-    """``flux_ai.play_card`` for a sample."""
-    seat, rules, target = view.seat, view.rules, view.target
-    dice = tuple(view.point_dice[seat])
-    hand = view.hand
-    absolute = rules.absolute
-    total = hand_value(hand, absolute)
-    now = _bad(total, target, dice, rules)
-    plays = [(p.seat, p.card) for p in view.trick]
-    last = len(plays) == sum(view.active) - 1
-    weight = poker_weight(view)  # type: ignore[arg-type]
-    command = 2.5 if now <= 3 else 1.0
-    best: tuple[float, str] | None = None
-    for code in dict.fromkeys(hand):
-        score = _expected(total - hand_value((code,), absolute), 1, target, dice, rules)
-        if trick_winner([*plays, (seat, code)], view.trump, rules.truco) == seat:
-            score -= command if last else command * 0.5
-        if weight:
-            rest = list(hand)
-            rest.remove(code)
-            score -= weight * poker_potential(rest)
-        if best is None or score < best[0]:
-            best = (score, code)
-    assert best is not None
-    return f"p:{best[1]}"
-
-
-def fast_command(view: View) -> str:
-    """``flux_ai.command_action`` for a sample."""
-    seat, rules, target = view.seat, view.rules, view.target
-    dice = tuple(view.point_dice[seat])
-    hand = view.hand
-    absolute = rules.absolute
-    total = hand_value(hand, absolute)
-    now = _bad(total, target, dice, rules)
-    safe = (1 - _p_better(now, target, rules)) ** (sum(view.active) - 1)
-    weight = poker_weight(view)  # type: ignore[arg-type]
-    low, high = view.discard_range
-    values = [hand_value((c,), absolute) for c in hand]
-    best: tuple[float, float, list[str]] | None = None
-    seen: set[tuple[str, ...]] = set()
-    for k in range(low, high + 1):
-        for combo in combinations(range(len(hand)), k):
-            thrown = tuple(sorted(hand[i] for i in combo))
-            if thrown in seen:
-                continue
-            seen.add(thrown)
-            kept_value = total - sum(values[i] for i in combo)
-            expected = _expected(kept_value, k, target, dice, rules)
-            score = expected
-            if weight:
-                kept = [c for i, c in enumerate(hand) if i not in combo]
-                score -= weight * poker_potential(kept)
-            if best is None or score < best[0]:
-                best = (score, expected, list(thrown))
-    assert best is not None
-    _, expected, thrown = best
-    if safe >= CALL_SAFETY or (safe >= 0.3 and expected >= now):
-        return "call"
-    return "discard:" + ",".join(thrown)
-
-
-class Played:
-    """A card in the trick, as the normal policy reads it (``seat``, ``card``)."""
-
-    __slots__ = ("card", "seat")
-
-    def __init__(self, seat: int, code: str) -> None:
-        self.seat, self.card = seat, code
-
-
-class View:
-    """The parts of a :class:`FluxObservation` the normal policy's trick and command
-    decisions read, for one seat of a sample (no pydantic, so rollouts stay quick)."""
-
-    def __init__(self, sim: Sim, seat: int) -> None:
-        self.seat = seat
-        self.hand = sim.hands[seat]
-        self.target = sim.target
-        self.point_dice = sim.point_dice
-        self.trick = [Played(s, c) for s, c in sim.trick]
-        self.active = sim.active
-        self.turnup = sim.turnup
-        self.discard_range = sim.discard_range
-        self.rules = sim.rules
-
-    @cached_property
-    def trump(self) -> str | None:
-        return card(self.turnup).suit if self.turnup else None
-
-
-class Sim:
-    """One Flux hand from a trick or a command on, every card known (a determinization)."""
-
-    def __init__(
-        self,
-        rules: Rules,
-        hands: list[list[str]],
-        shoe: list[str],
-        burned: list[str],
-        *,
-        active: list[bool],
-        target: int,
-        turnup: str | None,
-        phase: str,
-        trick: list[tuple[int, str]],
-        leader: int,
-        turn: int | None,
-        tricks_won: int,
-        max_tricks: int | None,
-        commander: int | None,
-        discard_range: tuple[int, int],
-        bullseye_bonus: int,
-        bonus_trick: tuple[int, int] | None,
-        point_dice: list[list[int]],
-        roll: Callable[[int, int], int],
-    ) -> None:
-        self.rules = rules
-        self.n = len(hands)
-        self.hands = hands
-        self.shoe = shoe  # top first
-        self.burned = burned
-        self.active = active
-        self.target = target
-        self.turnup = turnup
-        self.trump = card(turnup).suit if turnup else None
-        self.phase = phase
-        self.trick = trick
-        self.leader = leader
-        self.turn = turn
-        self.tricks_won = tricks_won
-        self.max_tricks = max_tricks
-        self.commander = commander
-        self.discard_range = discard_range
-        self.bullseye_bonus = bullseye_bonus
-        self.bonus_trick = bonus_trick
-        self.point_dice = point_dice
-        self.roll = roll
-        self.gained = [0] * self.n
-        self.out: list[str] = []
-
-    def copy(self, roll: Callable[[int, int], int]) -> Sim:
-        twin = Sim.__new__(Sim)
-        twin.__dict__.update(self.__dict__)
-        twin.hands = [list(h) for h in self.hands]
-        twin.shoe = list(self.shoe)
-        twin.burned = list(self.burned)
-        twin.trick = list(self.trick)
-        twin.point_dice = [list(d) for d in self.point_dice]
-        twin.gained = list(self.gained)
-        twin.out = []
-        twin.roll = roll
-        return twin
-
-    # --- queries ------------------------------------------------------------------------
-
-    @property
-    def to_act(self) -> int | None:
-        if self.phase == "trick":
-            return self.turn
-        if self.phase in ("command", "flux"):
-            return self.commander
-        return None
-
-    def next_seat(self, seat: int) -> int:
-        for step in range(1, self.n + 1):
-            candidate = (seat + step) % self.n
-            if self.active[candidate]:
-                return candidate
-        return seat
-
-    def value_of(self, seat: int) -> int:
-        raw = hand_value(self.hands[seat], self.rules.absolute)
-        return best_value(raw, self.point_dice[seat], self.target, self.rules)
-
-    # --- moves --------------------------------------------------------------------------
-
-    def apply(self, seat: int, action: str) -> None:
-        """Play a one-step move (``p:``, ``call``, ``pass``, ``discard:``); not checked."""
-        if action.startswith("p:"):
-            self._play(seat, action[2:])
-        elif action == "call":
-            self._settle(seat, after_flux=self.phase == "flux")
-        elif action == "pass":
-            self._next_trick(seat)
-        else:
-            thrown = [c for c in action.partition(":")[2].split(",") if c]
-            self._discard(seat, thrown)
-
-    def _draw(self) -> str | None:
-        if self.shoe:
-            return self.shoe.pop(0)
-        if self.burned:
-            return self.burned.pop(0)
-        return None
-
-    def _play(self, seat: int, code: str) -> None:
-        self.hands[seat].remove(code)
-        self.trick.append((seat, code))
-        new = self._draw()
-        if new is None:
-            self._settle(None)
-            return
-        self.hands[seat] = sort_codes([*self.hands[seat], new])
-        nxt = self.next_seat(seat)
-        if nxt != self.leader:
-            self.turn = nxt
-            return
-        winner = trick_winner(self.trick, self.trump, self.rules.truco)
-        self.out.extend(c for _, c in self.trick)
-        self.trick = []
-        if winner is None:
-            self.turn = self.leader  # a dead trick: the same leader again
-            return
-        self.tricks_won += 1
-        if not self.rules.no_bonus:
-            self.gained[winner] += 1
-        self._take_command(winner)
-
-    def _take_command(self, seat: int) -> None:
-        self.commander = seat
-        sides = self.rules.discard_sides
-        roll = self.roll(1, sides)
-        if roll == sides:
-            self._flux(seat)
-            return
-        self.discard_range = (0 if self.rules.has("1") else roll, roll)
-        self.phase = "command"
-
-    def _flux(self, seat: int) -> None:
-        self.out.extend(self.hands[seat])
-        self.hands[seat] = []
-        if not self.rules.no_bonus:
-            self.gained[seat] += FLUX_POINTS
-        for _ in range(HAND_SIZE):
-            code = self._draw()
-            if code is None:
-                self._settle(None)
-                return
-            self.hands[seat].append(code)
-        self.hands[seat] = sort_codes(self.hands[seat])
-        self._award_dice(seat)
-        if (
-            not self.rules.has("10")
-            and not self.rules.anti
-            and distance(self.value_of(seat), self.target) == 0
-        ):
-            self.phase = "flux"
-            return
-        self._next_trick(seat)
-
-    def _discard(self, seat: int, thrown: list[str]) -> None:
-        hand = self.hands[seat]
-        for code in thrown:
-            hand.remove(code)
-        self.out.extend(thrown)
-        for _ in thrown:
-            code = self._draw()
-            if code is None:
-                self._settle(None)
-                return
-            hand.append(code)
-        self.hands[seat] = sort_codes(hand)
-        self._award_dice(seat)
-        self._next_trick(seat)
-
-    def _award_dice(self, seat: int) -> None:
-        if self.rules.has("9"):
-            self.point_dice[seat].append(self.roll(1, 6))
-        if self.bonus_trick is not None and self.tricks_won == self.bonus_trick[0]:
-            self.point_dice[seat].append(self.bonus_trick[1])
-
-    def _next_trick(self, leader: int) -> None:
-        self.commander = None
-        self.phase = "trick"
-        self.leader = self.turn = leader
-        self.trick = []
-        if self.max_tricks is not None and self.tricks_won >= self.max_tricks:
-            self._settle(None)
-
-    def _settle(self, caller: int | None, after_flux: bool = False) -> None:
-        """The value game (point dice at their best), then the poker game: the hand ends."""
-        if caller is not None and not after_flux:
-            self._award_dice(caller)
-        rules = self.rules
-        seats = [s for s in range(self.n) if self.active[s]]
-        values = {s: self.value_of(s) for s in seats}
-        bonus = 20 if after_flux and not rules.has("10") else self.bullseye_bonus
-        for s, pts in settle(values, self.target, rules, caller, bonus).points.items():
-            self.gained[s] += pts
-        fives = {s: best_five(self.hands[s])[1] for s in seats if len(self.hands[s]) >= 5}
-        if fives:
-            winner, _ = poker_winner(fives)
-            if winner is not None:
-                self.gained[winner] += poker_points(self.turnup, rules) + (
-                    1 if rules.has("5") else 0
-                )
-        self.phase = "done"
-        self.turn = self.commander = None
-
-    # --- rollouts -----------------------------------------------------------------------
-
-    def policy(self, seat: int) -> str:
-        """The normal policy's move for ``seat`` from its view of this sample."""
-        if self.phase == "flux":
-            return "call"
-        view = View(self, seat)
-        if self.phase == "trick":
-            return fast_play(view)
-        return fast_command(view)
-
-    def rollout(self, me: int) -> float:
-        """Play the hand out with the normal policy; ``me``'s points less the others' mean."""
-        while (seat := self.to_act) is not None:
-            self.apply(seat, self.policy(seat))
-        others = [self.gained[s] for s in range(self.n) if s != me and self.active[s]]
-        return self.gained[me] - (sum(others) / len(others) if others else 0.0)
+RACE_FROM, RACE_EVERY, RACE_MARGIN = 12, 4, 2.0
+"""Moves clearly worse are dropped after ``RACE_FROM`` worlds and then every ``RACE_EVERY``
+(:func:`race`), so the rollouts left go to the moves still in contention."""
 
 
 def unseen(obs: FluxObservation) -> list[str]:
@@ -421,45 +54,63 @@ def unseen(obs: FluxObservation) -> list[str]:
     return sorted(pool.elements())
 
 
-def sample(obs: FluxObservation, rng: random.Random, roll: Callable[[int, int], int]) -> Sim:
+def sample(obs: FluxObservation, rng: random.Random) -> Sim:
     """A full hand consistent with what the seat sees: others' hands and the shoe drawn from
     the unseen cards."""
-    me = obs.seat
-    assert me is not None
-    pool = unseen(obs)
-    rng.shuffle(pool)
-    hands: list[list[str]] = []
-    for s in range(obs.n_players):
-        if s == me:
-            hands.append(list(obs.hand))
-        elif obs.shown[s] is not None:
-            hands.append(list(obs.shown[s] or []))
-        else:
+    return Dealer(obs).deal(rng)
+
+
+class Dealer:
+    """Deals the cards one observation's seat cannot see, again and again."""
+
+    def __init__(self, obs: FluxObservation) -> None:
+        me = obs.seat
+        assert me is not None
+        self.obs = obs
+        self.pool = encode(unseen(obs))
+        self.hidden = [
+            s
+            for s in range(obs.n_players)
+            if s != me and obs.active[s] and obs.shown[s] is None and obs.hand_sizes[s]
+        ]
+        self.known = [
+            encode(obs.hand) if s == me else encode(obs.shown[s] or [])
+            for s in range(obs.n_players)
+        ]
+
+    def deal(self, rng: random.Random) -> Sim:
+        obs = self.obs
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands = [list(h) for h in self.known]
+        at = 0
+        for s in self.hidden:
             k = obs.hand_sizes[s]
-            hands.append(pool[:k])
-            pool = pool[k:]
-    shoe = pool[: obs.cards_left]
-    return Sim(
-        obs.rules,
-        hands,
-        shoe,
-        list(obs.burned),
-        active=list(obs.active),
-        target=obs.target,
-        turnup=obs.turnup,
-        phase=obs.phase,
-        trick=[(p.seat, p.card) for p in obs.trick],
-        leader=obs.leader,
-        turn=obs.turn,
-        tricks_won=obs.tricks_won,
-        max_tricks=obs.max_tricks,
-        commander=obs.commander,
-        discard_range=obs.discard_range,
-        bullseye_bonus=obs.bullseye_bonus,
-        bonus_trick=obs.bonus_trick,
-        point_dice=[list(d) for d in obs.point_dice],
-        roll=roll,
-    )
+            hands[s] = pool[at : at + k]
+            at += k
+        shoe = pool[at : at + obs.cards_left]
+        shoe.reverse()
+        return Sim(
+            obs.rules,
+            hands,
+            shoe,
+            encode(obs.burned[::-1]),
+            active=list(obs.active),
+            target=obs.target,
+            turnup=obs.turnup,
+            phase=obs.phase,
+            trick=[(p.seat, encode([p.card])[0]) for p in obs.trick],
+            leader=obs.leader,
+            turn=obs.turn,
+            tricks_won=obs.tricks_won,
+            max_tricks=obs.max_tricks,
+            commander=obs.commander,
+            discard_range=obs.discard_range,
+            bullseye_bonus=obs.bullseye_bonus,
+            bonus_trick=obs.bonus_trick,
+            point_dice=[list(d) for d in obs.point_dice],
+            roll=roller(0),
+        )
 
 
 def discard_candidates(obs: FluxObservation, most: int = DISCARDS) -> list[str]:
@@ -516,20 +167,215 @@ def hard_action(
     if normal not in moves:
         moves.append(normal)
     runs: dict[str, list[float]] = {m: [] for m in moves}
+    parsed = {m: parse(m) for m in moves}
+    standing = (
+        Standing(obs, random.Random(rng.random())) if TO_WIN and Standing.covers(obs) else None
+    )
+    dealer = Dealer(obs)
+    prior = Prior(obs, dealer) if PRIOR and Prior.helps(obs, dealer) else None
+    budget = samples * len(moves)  # rollouts: a move dropped leaves more worlds to the rest
     done = 0
-    while done < samples if deadline is None else time.monotonic() < deadline:
+    while budget >= len(moves) and (deadline is None or time.monotonic() < deadline):
         seed = rng.random()
-        world = sample(obs, random.Random(seed), random.Random(seed).randint)
+        world = dealer.deal(random.Random(seed)) if prior is None else prior.deal(seed)
         values = {}
         for move in moves:
             if deadline is not None and time.monotonic() >= deadline:
                 break
-            sim = world.copy(random.Random(seed + 1).randint)  # the same dice for each move
-            sim.apply(me, move)
-            values[move] = sim.rollout(me)
+            sim = world.copy(roller(seed + 1))  # the same dice for each move
+            sim.apply(me, parsed[move])
+            sim.rollout()
+            values[move] = worth(sim, me) if standing is None else standing.value(sim)
         if len(values) < len(moves):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
             runs[move].append(value)
+        budget -= len(moves)
         done += 1
-    return clearly_better(runs, normal, CONFIDENCE)
+        if done >= RACE_FROM and done % RACE_EVERY == 0:
+            moves = race(runs, moves, normal)
+    return clearly_better({m: runs[m] for m in moves}, normal, CONFIDENCE)
+
+
+def race(runs: dict[str, list[float]], moves: list[str], normal: str) -> list[str]:
+    """The moves still worth sampling: every move whose paired shortfall against the normal
+    move or the best-looking one stands :data:`RACE_MARGIN` standard errors clear of the
+    noise is dropped (the normal move always stays)."""
+    done = len(runs[normal])
+    mean = {m: sum(runs[m]) / done for m in moves}
+    leader = max(moves, key=lambda m: mean[m])
+    keep = []
+    for move in moves:
+        if move == normal:
+            keep.append(move)
+            continue
+        worse = False
+        for rival in {normal, leader} - {move}:
+            diffs = [a - b for a, b in zip(runs[move], runs[rival], strict=True)]
+            avg = sum(diffs) / done
+            spread = (sum((d - avg) ** 2 for d in diffs) / (done - 1)) ** 0.5
+            if avg + RACE_MARGIN * spread / done**0.5 < 0:
+                worse = True
+        if not worse:
+            keep.append(move)
+    return keep
+
+
+def worth(sim: Sim, me: int) -> float:
+    """``me``'s points over the hand less the average of the others'."""
+    others = [sim.gained[s] for s in range(sim.n) if s != me and sim.active[s]]
+    return sim.gained[me] - (sum(others) / len(others) if others else 0.0)
+
+
+# --- playing to win the game -----------------------------------------------------------
+
+MODEL_HANDS = 300
+"""Hands of normal play that model the points a future hand brings each seat."""
+FUTURES = 64
+"""Draws of the remaining hands' points that judge a score's chance to win the game."""
+TO_WIN = True
+"""Judge a hand's end by the chance to win the game (where the model covers the variants)
+rather than by points over the others'."""
+PRIOR = True
+"""Weight the dealt hands of the others by how near the target normal play keeps a hand."""
+PRIOR_DRAWS = 4
+"""Deals drawn per world kept when weighting them."""
+_MODELS: dict[tuple[int, int, Rules], Model] = {}
+
+
+class Model:
+    """What :data:`MODEL_HANDS` hands of the normal policy from fresh deals (the same every
+    time) say: each seat's points in each hand, the cards a hand uses on average, and how a
+    hand's distance from the target is spread once ``k`` tricks are won, next to a fresh
+    deal's (:meth:`weight`)."""
+
+    def __init__(self, players: int, decks: int, rules: Rules) -> None:
+        rng = random.Random(players * 1000 + decks)
+        low, high = rules.target_range
+        self.gains: list[list[int]] = []
+        used = 0
+        counts = [[1.0] * 40 for _ in range(5)]  # tricks won (4: more) -> distance -> count
+        for _ in range(MODEL_HANDS):
+            deck = encode([c for _ in range(decks) for c in standard_deck()])
+            rng.shuffle(deck)
+            hands = [sorted(deck.pop() for _ in range(7)) for _ in range(players)]
+            turnup = decode([deck.pop()])[0]
+            if (low, high) == (3, 18):
+                target = sum(rng.randint(1, 6) for _ in range(3))
+            else:
+                target = rng.randint(low, high)
+            size = len(deck)
+            sim = Sim(rules, hands, deck, [], active=[True] * players, target=target,
+                      turnup=turnup, phase="trick", trick=[], leader=0, turn=0, tricks_won=0,
+                      max_tricks=None, commander=None, discard_range=(0, 0), bullseye_bonus=10,
+                      bonus_trick=None, point_dice=[[] for _ in range(players)],
+                      roll=rng.randint)  # fmt: skip
+            while (seat := sim.to_act) is not None:
+                if sim.phase == "trick" and not sim.trick:
+                    row = counts[min(sim.tricks_won, 4)]
+                    for s in range(players):
+                        row[min(39, abs(abs(sim.total(s)) - target))] += 1
+                sim.apply(seat, sim.policy(seat))
+            self.gains.append(sim.gained)
+            used += size - len(sim.shoe) + 7 * players + 1
+        self.per_hand = used / MODEL_HANDS
+        fresh = [c / sum(counts[0]) for c in counts[0]]
+        self.weights = [
+            [c / sum(row) / f for c, f in zip(row, fresh, strict=True)] for row in counts
+        ]
+
+    def weight(self, tricks_won: int, distance: int) -> float:
+        """How much likelier normal play holds a hand this far from the target than a fresh
+        deal does, ``tricks_won`` tricks into the hand."""
+        return self.weights[min(tricks_won, 4)][min(39, distance)]
+
+
+def hand_model(players: int, decks: int, rules: Rules) -> Model:
+    key = (players, decks, rules)
+    found = _MODELS.get(key)
+    if found is None:
+        found = _MODELS[key] = Model(players, decks, rules)
+    return found
+
+
+class Standing:
+    """The seat's chance to win the game from the scores at the end of this hand: the hands
+    still to come are drawn from :func:`hand_model` (the same draws for every candidate)."""
+
+    def __init__(self, obs: FluxObservation, rng: random.Random) -> None:
+        self.me = obs.seat
+        self.scores = list(obs.scores)
+        self.active = list(obs.active)
+        self.players = sum(obs.active)
+        self.seats = [s for s in range(obs.n_players) if obs.active[s]]
+        model = hand_model(self.players, obs.decks, obs.rules)
+        self.model, self.per_hand = model.gains, model.per_hand
+        self.rng = rng
+        self._futures: dict[int, list[list[int]]] = {}
+
+    @staticmethod
+    def covers(obs: FluxObservation) -> bool:
+        """Whether the game ends as the model has it: when the cards run out."""
+        rules = obs.rules
+        return not ({"3", "8", "15", "18", "22"} & set(rules.keys) or rules.anti)
+
+    def hands_left(self, sim: Sim) -> int:
+        shoe, burned, hands = len(sim.shoe), len(sim.burned), 0
+        while shoe > 0 and shoe + burned >= HAND_SIZE * self.players + 1:
+            hands += 1
+            shoe -= round(self.per_hand)
+        return hands
+
+    def futures(self, hands: int) -> list[list[int]]:
+        found = self._futures.get(hands)
+        if found is None:
+            found = []
+            for _ in range(FUTURES if hands else 1):
+                total = [0] * len(self.scores)
+                for _ in range(hands):
+                    gains = self.rng.choice(self.model)
+                    order = self.rng.sample(self.seats, len(self.seats))
+                    for s, g in zip(order, gains, strict=True):
+                        total[s] += g
+                found.append(total)
+            self._futures[hands] = found
+        return found
+
+    def value(self, sim: Sim) -> float:
+        """The chance to win the game (top scores that tie cancel) after ``sim``'s hand."""
+        now = [a + b for a, b in zip(self.scores, sim.gained, strict=True)]
+        futures = self.futures(self.hands_left(sim))
+        wins = 0
+        me = self.me
+        for change in futures:
+            final = [a + b for a, b in zip(now, change, strict=True)]
+            if unique_top(final, self.seats) == me:
+                wins += 1
+        return wins / len(futures)
+
+
+class Prior:
+    """Deals weighted by how near the target normal play keeps the others' hands
+    (:meth:`Model.weight`): of :data:`PRIOR_DRAWS` deals, one is kept at random in
+    proportion to its weight."""
+
+    def __init__(self, obs: FluxObservation, dealer: Dealer) -> None:
+        self.dealer = dealer
+        self.model = hand_model(sum(obs.active), obs.decks, obs.rules)
+        self.tricks = obs.tricks_won
+        self.target = obs.target
+
+    @staticmethod
+    def helps(obs: FluxObservation, dealer: Dealer) -> bool:
+        return bool(dealer.hidden) and obs.tricks_won > 0 and not obs.rules.anti
+
+    def deal(self, seed: float) -> Sim:
+        rng = random.Random(seed)
+        deals = [self.dealer.deal(rng) for _ in range(PRIOR_DRAWS)]
+        weights = []
+        for sim in deals:
+            w = 1.0
+            for s in self.dealer.hidden:
+                w *= self.model.weight(self.tricks, abs(abs(sim.total(s)) - self.target))
+            weights.append(w)
+        return rng.choices(deals, weights)[0]

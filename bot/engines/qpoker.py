@@ -93,6 +93,9 @@ class QubitView(BaseModel):
 class PlayedCard(BaseModel):
     card: Card
     seat: int
+    move: str = ""
+    """The complete move (``X:2``, ``CX:1.3``, ``SWAP:2:1.3``): the public log names every
+    card's target, so everyone may know it ("" in tables saved before it was kept)."""
 
 
 class RoundResult(BaseModel):
@@ -357,18 +360,30 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         if match["own"]:
             card, qubit = match["own"], int(match["q"])
             self._check_own(qubit)
-            return self._play(state, seat, card, lambda: self._own(state, seat, card, qubit))
+            return self._play(
+                state, seat, card, f"{card}:{qubit}", lambda: self._own(state, seat, card, qubit)
+            )
         others = [s for s in self.in_round(state) if s != seat]
         if match["cs"] is not None:
             target, qubit = int(match["cs"]), int(match["cq"])
             self._check_other(state, seat, target, qubit)
-            return self._play(state, seat, "CX", lambda: self._cx(state, seat, target, qubit))
+            return self._play(
+                state,
+                seat,
+                "CX",
+                f"CX:{target}.{qubit}",
+                lambda: self._cx(state, seat, target, qubit),
+            )
         mine, target, theirs = int(match["sq"]), int(match["ss"]), int(match["st"])
         self._check_own(mine)
         self._check_other(state, seat, target, theirs)
         assert target in others
         return self._play(
-            state, seat, "SWAP", lambda: self._swap(state, seat, mine, target, theirs)
+            state,
+            seat,
+            "SWAP",
+            f"SWAP:{mine}:{target}.{theirs}",
+            lambda: self._swap(state, seat, mine, target, theirs),
         )
 
     def _pick(self, state: QPokerState, card: str, qubit: str | None) -> list[Event]:
@@ -402,17 +417,23 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
     def _may_call(self, state: QPokerState) -> bool:
         return self._call_refusal(state) is None
 
-    def _take(self, state: QPokerState, seat: int, card: Card) -> None:
+    def _take(self, state: QPokerState, seat: int, card: Card, move: str) -> None:
         if card not in state.community:
             raise IllegalAction(f"There is no {card} card left on the table.")
         state.community.remove(card)
-        state.played.append(PlayedCard(card=card, seat=seat))
+        state.played.append(PlayedCard(card=card, seat=seat, move=move))
 
     def _play(
-        self, state: QPokerState, seat: int, card: Card, effect: Callable[[], list[Event]]
+        self,
+        state: QPokerState,
+        seat: int,
+        card: Card,
+        move: str,
+        effect: Callable[[], list[Event]],
     ) -> list[Event]:
-        """Take ``card`` from the table, apply its effect, and move the turn on."""
-        self._take(state, seat, card)
+        """Take ``card`` from the table (``move`` is the whole move, for the record), apply
+        its effect, and move the turn on."""
+        self._take(state, seat, card, move)
         state.moves += 1
         events: list[Event] = effect()
         return events + self._after_turn(state, seat)

@@ -122,8 +122,12 @@ def distribution(row: list[Belief]) -> list[float]:
 
 def expected_gain(table: Table, me: int, carry: int) -> float:
     """Expected chips the observer wins (or, negative, loses) at measurement."""
-    mine = distribution(table[me])
     rivals = [distribution(row) for seat, row in table.items() if seat != me]
+    return gain_of(distribution(table[me]), rivals, carry)
+
+
+def gain_of(mine: list[float], rivals: list[list[float]], carry: int) -> float:
+    """:func:`expected_gain` from the points distributions (the observer's, the rivals')."""
     total = 0.0
     for m, pm in enumerate(mine):
         if pm <= 0.0:
@@ -156,11 +160,13 @@ def score(table: Table, me: int, carry: int) -> float:
     return expected_gain(table, me, carry) - SHOW_COST * shown
 
 
-def rank_moves(obs: QPokerObservation) -> list[tuple[float, str]]:
-    """Every legal move with its value, best first (stable for equal values)."""
+def rank_moves(obs: QPokerObservation, table: Table | None = None) -> list[tuple[float, str]]:
+    """Every legal move with its value, best first (stable for equal values); ``table`` is
+    the belief to judge them by (the observation's own, :func:`beliefs`, by default)."""
     me = obs.seat
     assert me is not None
-    table = beliefs(obs)
+    if table is None:
+        table = beliefs(obs)
     stack = obs.chips[me]
     ranked = []
     for move in legal_moves(obs):

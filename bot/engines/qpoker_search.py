@@ -1,22 +1,33 @@
-"""QuantumPoker search for the hard AI: determinization and rollouts on a light simulator.
+"""QuantumPoker search for the hard AI: inference from the round's public history, then
+determinization and rollouts on a light simulator.
 
-The hard level samples the qubit values the seat cannot see (other players' face-down cards),
-plays each candidate move on every sample and rolls the round out to its measurement with the
-normal policy for every seat (each seat deciding from what *it* would see in that sample),
-then scores the round exactly: superposed qubits are fair coins, so the seat's expected chip
-change is :func:`~bot.engines.qpoker_ai.expected_gain` on the sample's full table. The move
-with the best average wins (perfect-information Monte Carlo).
+What the others hold is not a coin toss. The qubit deck has ten 1s and ten 0s, and every card
+taken this round is public with its target (the table's log names them). So the hard level
+replays the round from its deal (:class:`History`): it draws the initial values it cannot
+pin down from what is left of the qubit deck, replays every move, and weights the deal by
+how likely each other player's moves were for a player playing like the normal AI (mostly
+its best move, sometimes anything: :data:`NOISE`). Weighted deals are resampled into worlds.
+
+Each candidate move is played on every world and the round rolled out to its measurement
+with the normal policy for every seat (each deciding from what *it* would see in that
+world); the round is then scored exactly (superposed qubits are fair coins) as the seat's
+expected chips, :func:`~bot.engines.qpoker_ai.expected_gain` on the world's full table.
+Candidates are the best moves by the normal AI's judgement on the inferred belief, and the
+normal move; the best average over the worlds is played unless no candidate clearly beats
+the normal move (:func:`~bot.engines.pimc.clearly_better`).
 
 :class:`Sim` is a small copy of the engine's round rules (card effects, calling, the turn
 order) on plain lists; ``tests/engines/test_card_levels.py`` plays it side by side with the
-engine. Only the observation is read: the sampled values replace whatever the seat cannot see.
+engine, and the normal policy on it (:func:`ranked`) against :func:`qpoker_ai.rank_moves`.
+Only the observation is read.
 """
 
 from __future__ import annotations
 
+import bisect
 import random
 import time
-from functools import lru_cache
+from itertools import accumulate, product
 from typing import TYPE_CHECKING
 
 from bot.engines.pimc import clearly_better
@@ -26,20 +37,33 @@ from bot.engines.qpoker_ai import (
     EPSILON,
     SHOW_COST,
     Belief,
-    expected_gain,
+    gain_of,
+    rank_moves,
 )
 
 if TYPE_CHECKING:
     from bot.engines.qpoker import QPokerObservation
 
-SAMPLES = 24
-"""Determinizations per decision when no deadline is given."""
+SAMPLES = 48
+"""Worlds searched per decision when no deadline is given."""
+PARTICLES = 6
+"""Deals drawn and weighted per world kept (more when the history says more)."""
+NOISE = 0.1
+"""How often the model of another player makes any legal move rather than the normal
+AI's best one (people and other levels are not the normal AI)."""
 CONFIDENCE = 0.5
 """Standard errors by which a move's sampled advantage must beat the normal move's."""
-CANDIDATES = 10
-"""Moves searched at most: the normal policy's best ones (and ``call`` when open)."""
+CANDIDATES = 8
+"""Moves searched: the best ones on the inferred belief, with the normal AI's best few."""
+NORMAL_CANDIDATES = 3
+PLAY_TO_WIN = True
+"""Near the match's end, play for the chance to win the match rather than for chips."""
+PLAY_TO_WIN_ROUNDS = 4
+"""How many rounds before the last that starts (0: in the last round only)."""
+FUTURES = 64
+"""Draws of the remaining rounds' outcome that judge a stack's chance to win the match."""
 
-# A qubit in the simulator: [value, shown, superposed, doubled]
+# A qubit in the simulator: [value, shown, superposed, doubled] (and its card's id in a replay)
 V, SHOWN, SUP, DBL = 0, 1, 2, 3
 
 
@@ -71,27 +95,29 @@ class Sim:
         self.calling = calling
 
     def copy(self) -> Sim:
-        return Sim(
-            {s: [list(q) for q in row] for s, row in self.qubits.items()},
-            list(self.chips),
-            list(self.community),
-            self.current,  # type: ignore[arg-type]
-            self.called_by,
-            list(self.final),
-            self.carry,
-            self.calling,
-        )
+        twin = Sim.__new__(Sim)
+        twin.qubits = {s: [list(q) for q in row] for s, row in self.qubits.items()}
+        twin.players = self.players
+        twin.chips = list(self.chips)
+        twin.community = list(self.community)
+        twin.current = self.current
+        twin.called_by = self.called_by
+        twin.final = list(self.final)
+        twin.carry = self.carry
+        twin.calling = self.calling
+        return twin
 
     @property
     def over(self) -> bool:
         return self.current is None
 
+    def may_call(self) -> bool:
+        others = len(self.players) - 1
+        return call_refusal(self.calling, self.called_by, len(self.community), others) is None
+
     def moves(self, seat: int) -> list[str]:
         others = [s for s in self.players if s != seat]
-        may_call = (
-            call_refusal(self.calling, self.called_by, len(self.community), len(others)) is None
-        )
-        return complete_moves(self.community, seat, others, may_call)
+        return complete_moves(self.community, seat, others, self.may_call())
 
     def view(self, seat: int) -> dict[int, Row]:
         """The normal policy's belief for ``seat`` in this sample (what it would see)."""
@@ -108,15 +134,66 @@ class Sim:
             for s, row in self.qubits.items()
         }
 
+    def view_key(self, seat: int) -> tuple[int, ...]:
+        """:meth:`view` as a few integers (a qubit is one base-24 digit of its row's)."""
+        out = []
+        for s, row in self.qubits.items():
+            own = s == seat
+            k = 0
+            for q in row:
+                if q[SUP]:
+                    k = k * 24 + 7 + (2 if q[DBL] else 0) + (12 if q[SHOWN] else 0)
+                elif own or q[SHOWN]:
+                    k = k * 24 + 2 * q[V] + (4 if q[DBL] else 0) + (12 if q[SHOWN] else 0)
+                else:
+                    k = k * 24 + 1 + (4 if q[DBL] else 0)
+            out.append(k)
+        return tuple(out)
+
     def value(self, seat: int) -> float:
         """``seat``'s expected chip change at this round's measurement (superposed qubits
         are fair coins, every other value is known in the sample)."""
-        truth = {
-            s: tuple((1 if q[SUP] else 2 * q[V], 2 if q[DBL] else 1) for q in row)
+        rows = {
+            s: _key(tuple((1 if q[SUP] else 2 * q[V], 2 if q[DBL] else 1) for q in row))
             for s, row in self.qubits.items()
         }
-        rivals = tuple(sorted(row for s, row in truth.items() if s != seat))
-        return _gain(truth[seat], rivals, self.carry)
+        mine = rows.pop(seat)
+        return _gain(mine, tuple(sorted(rows.values())), self.carry)
+
+    def finals(self) -> list[tuple[float, list[int]]]:
+        """Every way the measurement can go (each superposed qubit a fair coin): its chance
+        and every seat's stack after the payout."""
+        coins = [q for row in self.qubits.values() for q in row if q[SUP]]
+        out = []
+        for bits in product((0, 1), repeat=len(coins)):
+            for q, bit in zip(coins, bits, strict=True):
+                q[V] = bit
+            points = {
+                s: sum((2 if q[DBL] else 1) for q in row if q[V]) for s, row in self.qubits.items()
+            }
+            best = max(points.values())
+            winners = [s for s, p in points.items() if p == best]
+            pool = self.carry + sum(p for s, p in points.items() if p != best)
+            share = pool // len(winners)
+            chips = list(self.chips)
+            for s, row in self.qubits.items():
+                won = s in winners
+                chips[s] += sum((2 if q[DBL] else 1) for q in row if won or not q[V])
+                if won:
+                    chips[s] += share
+            out.append((0.5 ** len(coins), chips))
+        return out
+
+    def match_share(self, seat: int, futures: Futures | None = None) -> float:
+        """``seat``'s chance of winning the match (a win shared by k players counts 1/k)
+        after this round's measurement, then the rounds still to come (``futures``; none:
+        the match ends with this round)."""
+        total = 0.0
+        others = [s for s in range(len(self.chips)) if s != seat]
+        judge = futures or Futures([])
+        for chance, chips in self.finals():
+            total += chance * judge.share(tuple(chips[seat] - chips[s] for s in others))
+        return total
 
     def apply(self, seat: int, move: str, rng: random.Random) -> None:
         """Play ``move`` for the seat to act (legal moves only; not checked)."""
@@ -173,34 +250,54 @@ class Sim:
             self.current = self.players[(at + 1) % len(self.players)]
 
 
-# The normal policy on compact beliefs: a qubit is (p2, chips, superposed, shown) with
-# p2 = 2 * P(reads 1), so every quantity is a small hashable tuple and the distributions and
-# expected gains are computed once per distinct position.
+# The normal policy on compact beliefs. A qubit is (p2, chips, superposed, shown) with
+# p2 = 2 * P(reads 1); what a row's points can be depends only on how many qubits it has of
+# each (p2, chips), so a row is keyed by those counts and the distributions and expected
+# gains are computed once per distinct position.
 Row = tuple[tuple[int, int, bool, bool], ...]
+_DIGIT = {(p2, c): 5 ** (2 * p2 + c - 1) for p2 in (0, 1, 2) for c in (1, 2)}
+_DISTS: dict[int, list[float]] = {}
+_GAINS: dict[tuple[int, tuple[int, ...], int], float] = {}
+_RANKINGS: dict[tuple, tuple[list[tuple[float, str]], list[str]]] = {}
+_CACHE_LIMIT = 200_000
 
 
-@lru_cache(maxsize=100_000)
-def _gain(mine: tuple, rivals: tuple, carry: int) -> float:
-    """``qpoker_ai.expected_gain`` on compact rows (rivals sorted: their order is moot)."""
-    return expected_gain(
-        {
-            k: [Belief(p=p2 / 2, chips=c, superposed=False, shown=False) for p2, c in row]
-            for k, row in enumerate((mine, *rivals))
-        },
-        0,
-        carry,
-    )
+def _key(row: tuple[tuple[int, int], ...] | Row) -> int:
+    return sum(_DIGIT[q[0], q[1]] for q in row)
 
 
-def _pc(row: Row) -> tuple[tuple[int, int], ...]:
-    return tuple((q[0], q[1]) for q in row)
+def _dist(key: int) -> list[float]:
+    found = _DISTS.get(key)
+    if found is None:
+        dist = [1.0]
+        for (p2, chips), digit in sorted(_DIGIT.items()):
+            for _ in range(key // digit % 5):
+                p = p2 / 2
+                nxt = [0.0] * (len(dist) + chips)
+                for k, pk in enumerate(dist):
+                    nxt[k] += pk * (1.0 - p)
+                    nxt[k + chips] += pk * p
+                dist = nxt
+        found = _DISTS[key] = dist
+    return found
+
+
+def _gain(mine: int, rivals: tuple[int, ...], carry: int) -> float:
+    """``qpoker_ai.expected_gain`` on row keys (rivals sorted: their order is moot)."""
+    found = _GAINS.get((mine, rivals, carry))
+    if found is None:
+        if len(_GAINS) > _CACHE_LIMIT:
+            _GAINS.clear()
+        found = gain_of(_dist(mine), [_dist(r) for r in rivals], carry)
+        _GAINS[mine, rivals, carry] = found
+    return found
 
 
 def compact_score(view: dict[int, Row], me: int, carry: int) -> float:
     """``qpoker_ai.score`` on compact beliefs."""
-    rivals = tuple(sorted(_pc(row) for s, row in view.items() if s != me))
-    shown = sum(q[0] / 2 * q[1] for q in view[me] if q[3] and not q[2])
-    return _gain(_pc(view[me]), rivals, carry) - SHOW_COST * shown
+    rivals = tuple(sorted(_key(row) for s, row in view.items() if s != me))
+    shown = sum(q[0] * q[1] for q in view[me] if q[3] and not q[2]) / 2
+    return _gain(_key(view[me]), rivals, carry) - SHOW_COST * shown
 
 
 def _flip(q: tuple[int, int, bool, bool]) -> tuple[int, int, bool, bool]:
@@ -243,84 +340,338 @@ def compact_after(view: dict[int, Row], me: int, stack: int, move: str) -> dict[
     return new
 
 
+def _after_own(q: tuple[int, int, bool, bool], card: str, stack: int) -> tuple:
+    """An own qubit after X, Y, Z or H, as the normal policy believes it."""
+    p2, c, sup, shown = q
+    if card == "X":
+        return _flip(q)
+    if card == "Y":
+        return (_flip(q)[0], c, sup, not shown)
+    if card == "Z":
+        return (p2, 1, sup, shown) if c == 2 else (p2, 2, sup, shown) if stack > 0 else q
+    return (1, c, not sup, shown)
+
+
+def _shows(q: tuple[int, int, bool, bool]) -> float:
+    """What an own qubit adds to the cost of showing (its expected points when shown)."""
+    return q[0] * q[1] / 2 if q[3] and not q[2] else 0.0
+
+
 def ranked(sim: Sim, seat: int) -> list[tuple[float, str]]:
-    """The normal policy's ranking of ``seat``'s moves from what it sees in ``sim``."""
-    view = sim.view(seat)
+    """The normal policy's ranking of ``seat``'s moves from what it sees in ``sim``, best
+    first, as :func:`qpoker_ai.rank_moves`."""
+    return choices(sim, seat)[0]
+
+
+def choices(sim: Sim, seat: int) -> tuple[list[tuple[float, str]], list[str]]:
+    """:func:`ranked` and its equal best moves, remembered per distinct view (rollouts meet
+    the same ones again and again). Each move changes one or two rows, so only their keys
+    are worked out again."""
     stack = sim.chips[seat]
-    out = []
-    for move in sim.moves(seat):
-        if move == "call":
-            revealed = {**view, seat: tuple((q[0], q[1], q[2], True) for q in view[seat])}
-            value = compact_score(revealed, seat, sim.carry) - CALL_MARGIN
-        else:
-            value = compact_score(compact_after(view, seat, stack, move), seat, sim.carry)
-        out.append((value, move))
+    may_call = sim.may_call()
+    carry = sim.carry
+    key = (seat, sim.view_key(seat), *sorted(sim.community), stack > 0, carry, may_call)
+    found = _RANKINGS.get(key)
+    if found is not None:
+        return found
+    view = sim.view(seat)
+    mine = view[seat]
+    others = [s for s in sim.players if s != seat]
+    keys = {s: _key(view[s]) for s in others}
+    rivals = tuple(sorted(keys.values()))
+    my_key = _key(mine)
+    shown = sum(_shows(q) for q in mine)
+    out: list[tuple[float, str]] = []
+    cards = set(sim.community)
+    for card in ("X", "Y", "Z", "H"):
+        if card in cards:
+            for i, q in enumerate(mine):
+                new = _after_own(q, card, stack)
+                k = my_key - _DIGIT[q[0], q[1]] + _DIGIT[new[0], new[1]]
+                value = _gain(k, rivals, carry) - SHOW_COST * (shown - _shows(q) + _shows(new))
+                out.append((value, f"{card}:{i}"))
+    if "CX" in cards:
+        base = _gain(my_key, rivals, carry) - SHOW_COST * shown
+        for t in others:
+            rest = [keys[o] for o in others if o != t]
+            for i, q in enumerate(view[t]):
+                flipped = _flip(q)
+                if flipped is q or flipped[0] == q[0]:
+                    value = base
+                else:
+                    k = keys[t] - _DIGIT[q[0], q[1]] + _DIGIT[flipped[0], flipped[1]]
+                    value = _gain(my_key, tuple(sorted([*rest, k])), carry) - SHOW_COST * shown
+                out.append((value, f"CX:{t}.{i}"))
+    if "SWAP" in cards:
+        for j, a in enumerate(mine):
+            da = _DIGIT[a[0], a[1]]
+            for t in others:
+                rest = [keys[o] for o in others if o != t]
+                for i, b in enumerate(view[t]):
+                    db = _DIGIT[b[0], b[1]]
+                    k_mine = my_key - da + db
+                    k_theirs = keys[t] - db + da
+                    value = _gain(k_mine, tuple(sorted([*rest, k_theirs])), carry) - SHOW_COST * (
+                        shown - _shows(a) + _shows(b)
+                    )
+                    out.append((value, f"SWAP:{j}:{t}.{i}"))
+    if may_call:
+        revealed = sum(q[0] * q[1] / 2 for q in mine if not q[2])
+        out.append((_gain(my_key, rivals, carry) - SHOW_COST * revealed - CALL_MARGIN, "call"))
     out.sort(key=lambda pair: -pair[0])
-    return out
+    if len(_RANKINGS) > _CACHE_LIMIT:
+        _RANKINGS.clear()
+    found = _RANKINGS[key] = (out, _top(out))
+    return found
+
+
+def _top(ranking: list[tuple[float, str]]) -> list[str]:
+    best = ranking[0][0]
+    return [m for v, m in ranking if v >= best - EPSILON]
 
 
 def _pick(ranking: list[tuple[float, str]], rng: random.Random) -> str:
-    best = ranking[0][0]
-    return rng.choice([m for v, m in ranking if v >= best - EPSILON])
+    return rng.choice(_top(ranking))
 
 
-def rollout(sim: Sim, me: int, rng: random.Random) -> float:
-    """Play the round out with the normal policy for everyone; ``me``'s expected chips."""
+def likelihood(sim: Sim, seat: int, move: str) -> float:
+    """How likely the model of another player (:data:`NOISE`) makes ``move`` in ``sim``."""
+    ranking, top = choices(sim, seat)
+    chance = NOISE / len(ranking)
+    if move in top:
+        chance += (1 - NOISE) / len(top)
+    return chance
+
+
+def rollout(sim: Sim, me: int, rng: random.Random, futures: list[list[int]] | None = None) -> float:
+    """Play the round out with the normal policy for everyone; ``me``'s expected chips, or
+    with ``futures`` (see :meth:`Sim.match_share`) its chance to win the match."""
     while sim.current is not None:
         seat = sim.current
-        sim.apply(seat, _pick(ranked(sim, seat), rng), rng)
-    return sim.value(me)
+        sim.apply(seat, rng.choice(choices(sim, seat)[1]), rng)
+    return sim.value(me) if futures is None else sim.match_share(me, futures)
 
 
-def sample(obs: QPokerObservation, rng: random.Random) -> Sim:
-    """A full round consistent with what the seat sees.
+def round_changes(players: int, rng: random.Random) -> list[int]:
+    """The stacks' changes over one round as a rough model of the rounds to come: qubits
+    dealt from the deck, no card played, measured and paid out."""
+    deck = list(QUBIT_DECK)
+    rng.shuffle(deck)
+    points = [sum(deck[QUBITS * s : QUBITS * s + QUBITS]) for s in range(players)]
+    best = max(points)
+    winners = [s for s in range(players) if points[s] == best]
+    share = sum(p for p in points if p != best) // len(winners)
+    return [share if p == best else -p for p in points]
 
-    Face-down qubits of other players are drawn from the qubit deck less the seat's own
-    values while the round is untouched (nothing played yet: then that is exact); once
-    cards have flipped unknown qubits the draw is a fair coin for each.
-    """
+
+class Futures:
+    """Draws of what every other seat gains on the observer over the match's remaining
+    rounds, and the observer's share of the match win for a lead over each of them."""
+
+    def __init__(self, draws: list[list[int]]) -> None:
+        self.draws = draws or [[]]
+        self._shares: dict[tuple[int, ...], float] = {}
+
+    def share(self, lead: tuple[int, ...]) -> float:
+        found = self._shares.get(lead)
+        if found is None:
+            total = 0.0
+            for change in self.draws:
+                tied = 0
+                for ahead, gain in zip(lead, change or [0] * len(lead), strict=True):
+                    margin = ahead - gain
+                    if margin < 0:
+                        break
+                    if margin == 0:
+                        tied += 1
+                else:
+                    total += 1 / (1 + tied)
+            found = self._shares[lead] = total / len(self.draws)
+        return found
+
+
+def futures_for(obs: QPokerObservation, rng: random.Random, count: int) -> Futures:
+    """``count`` draws of the match's remaining rounds (none in the last round)."""
     me = obs.seat
-    assert me is not None
-    hidden = [
-        (s, i)
-        for s, row in enumerate(obs.qubits)
-        for i, q in enumerate(row)
-        if q.value is None and not q.superposed
-    ]
-    values: dict[tuple[int, int], int] = {}
-    if not obs.played:
-        known = [q.value for row in obs.qubits for q in row if q.value is not None]
+    left = obs.rounds - obs.round
+    players = [s for s, row in enumerate(obs.qubits) if row]
+    out = []
+    for _ in range(count if left else 0):
+        total = [0] * obs.n_players
+        for _ in range(left):
+            change = round_changes(len(players), rng)
+            for s, d in zip(players, change, strict=True):
+                total[s] += d
+        out.append([total[s] - total[me] for s in range(obs.n_players) if s != me])
+    return Futures(out)
+
+
+# --- what the others may hold ------------------------------------------------------------
+
+
+class _Coins:
+    """The coins of the collapses in a replay, in order (0 once they run out)."""
+
+    def __init__(self, coins: list[int]) -> None:
+        self.coins, self.used = coins, 0
+
+    def randint(self, a: int, b: int) -> int:
+        self.used += 1
+        return self.coins[self.used - 1] if self.used <= len(self.coins) else 0
+
+
+class History:
+    """The round so far as the seat can reconstruct it: the deal's values it cannot pin
+    down, and the moves, in order, that led from the deal to the observation.
+
+    A card's value now is its dealt value flipped by every X, Y and CX it met outside
+    superposition, or, after a collapse, the collapse's coin flipped likewise; so every
+    value the seat sees pins down a dealt value or a coin. When the record does not lead
+    to what the seat sees (a table saved before moves were recorded), :attr:`replayable` is
+    False and the hidden values are independent coins.
+    """
+
+    def __init__(self, obs: QPokerObservation) -> None:
+        me = obs.seat
+        assert me is not None
+        self.obs, self.me = obs, me
+        self.players = [s for s, row in enumerate(obs.qubits) if row]
+        self.timeline: list[tuple[int, str]] = [(p.seat, p.move) for p in obs.played]
+        if obs.called_by is not None:
+            after = len(self.players) - 1 - len(obs.final_left)
+            self.timeline.insert(len(self.timeline) - after, (obs.called_by, "call"))
+        self.community = list(obs.community) + [p.card for p in obs.played]
+        self.replayable = all(m for _, m in self.timeline) and self._trace()
+
+    def _start(self, values: dict[int, int], chips: list[int]) -> Sim:
+        qubits = {
+            s: [[values.get(4 * s + i, 0), False, False, False, 4 * s + i] for i in range(QUBITS)]
+            for s in self.players
+        }
+        first = self.timeline[0][0] if self.timeline else self.me
+        return Sim(qubits, chips, list(self.community), first, None, [], self.obs.carry,
+                   self.obs.calling)  # fmt: skip
+
+    def _trace(self) -> bool:
+        """Replay with every dealt value and coin 0: what each value seen now pins down."""
+        obs = self.obs
+        spent = self._start({}, [c + 1000 for c in obs.chips])
+        for seat, move in self.timeline:
+            spent.apply(seat, move, _Coins([]))
+        self.chips = [2 * c + 1000 - s for c, s in zip(obs.chips, spent.chips, strict=True)]
+        sim = self._start({}, list(self.chips))
+        coins = _Coins([])
+        last_coin: dict[int, int] = {}  # card id -> index of the coin that collapsed it last
+        for seat, move in self.timeline:
+            if sim.current != seat:
+                return False
+            before = coins.used
+            card, _, rest = move.partition(":")
+            target = sim.qubits[seat][int(rest)] if card == "H" else None
+            sim.apply(seat, move, coins)
+            if target is not None and coins.used > before:
+                last_coin[target[4]] = before
+        if sim.current != obs.current:
+            return False
+        self.coins = coins.used
+        self.pinned: dict[int, int] = {}
+        self.pinned_coins: dict[int, int] = {}
+        for s in self.players:
+            for q, seen in zip(sim.qubits[s], obs.qubits[s], strict=True):
+                if (q[SHOWN], q[SUP], q[DBL]) != (seen.shown, seen.superposed, seen.doubled):
+                    return False
+                if seen.value is None:
+                    continue
+                if q[4] in last_coin:
+                    self.pinned_coins[last_coin[q[4]]] = seen.value ^ q[V]
+                else:
+                    self.pinned[q[4]] = seen.value ^ q[V]
         urn = list(QUBIT_DECK)
-        for v in known:
+        for v in self.pinned.values():
+            if v not in urn:
+                return False
             urn.remove(v)
+        self.urn = urn
+        self.free = [4 * s + i for s in self.players for i in range(QUBITS)]
+        self.free = [c for c in self.free if c not in self.pinned]
+        return True
+
+    def particle(self, rng: random.Random) -> tuple[Sim, float]:
+        """A deal consistent with what the seat sees, replayed to now, and its weight: how
+        likely the others' moves were on it."""
+        if not self.replayable:
+            return self._coin_world(rng), 1.0
+        urn = list(self.urn)
         rng.shuffle(urn)
-        values = {cell: urn[k] for k, cell in enumerate(hidden)}
-    else:
-        values = {cell: rng.randint(0, 1) for cell in hidden}
-    qubits: dict[int, list[list]] = {}
+        values = dict(self.pinned)
+        values.update(zip(self.free, urn, strict=False))
+        coins = _Coins([self.pinned_coins.get(k, rng.randint(0, 1)) for k in range(self.coins)])
+        sim = self._start(values, list(self.chips))
+        weight = 1.0
+        for seat, move in self.timeline:
+            if seat != self.me:
+                weight *= likelihood(sim, seat, move)
+            sim.apply(seat, move, coins)
+        return sim, weight
+
+    def _coin_world(self, rng: random.Random) -> Sim:
+        obs = self.obs
+        qubits = {
+            s: [
+                [
+                    rng.randint(0, 1) if q.value is None else q.value,
+                    q.shown,
+                    q.superposed,
+                    q.doubled,
+                    4 * s + i,
+                ]
+                for i, q in enumerate(obs.qubits[s])
+            ]
+            for s in self.players
+        }
+        return Sim(qubits, list(obs.chips), list(obs.community), self.me, obs.called_by,
+                   list(obs.final_left), obs.carry, obs.calling)  # fmt: skip
+
+
+def worlds(
+    obs: QPokerObservation, rng: random.Random, count: int, deadline: float | None = None
+) -> list[Sim]:
+    """``count`` worlds drawn from the seat's belief (weighted deals, resampled); fewer
+    deals are weighted if the ``deadline`` comes first."""
+    history = History(obs)
+    drawn: list[tuple[Sim, float]] = []
+    for _ in range(count * (PARTICLES if history.replayable else 1)):
+        if drawn and deadline is not None and time.monotonic() >= deadline:
+            break
+        drawn.append(history.particle(rng))
+    total = sum(w for _, w in drawn)
+    if total <= 0:
+        return [sim for sim, _ in drawn[:count]]
+    cumulative = list(accumulate(w / total for _, w in drawn))
+    start = rng.random() / count
+    picks = [min(bisect.bisect_left(cumulative, start + k / count), len(drawn) - 1)
+             for k in range(count)]  # fmt: skip
+    return [drawn[i][0] for i in picks]
+
+
+def belief_table(obs: QPokerObservation, sample: list[Sim]) -> dict[int, list[Belief]]:
+    """The seat's belief from the worlds: each qubit's chance of reading 1."""
+    table: dict[int, list[Belief]] = {}
     for s, row in enumerate(obs.qubits):
         if not row:
             continue
-        qubits[s] = [
-            [
-                values.get((s, i), q.value if q.value is not None else 0),
-                q.shown,
-                q.superposed,
-                q.doubled,
-            ]
-            for i, q in enumerate(row)
-        ]
-    assert all(len(row) == QUBITS for row in qubits.values())
-    return Sim(
-        qubits,
-        list(obs.chips),
-        list(obs.community),
-        me,
-        obs.called_by,
-        list(obs.final_left),
-        obs.carry,
-        obs.calling,
-    )
+        table[s] = []
+        for i, q in enumerate(row):
+            if q.superposed:
+                p = 0.5
+            elif q.value is not None:
+                p = float(q.value)
+            else:
+                p = sum(w.qubits[s][i][V] for w in sample) / len(sample)
+            table[s].append(
+                Belief(p=p, chips=2 if q.doubled else 1, superposed=q.superposed, shown=q.shown)
+            )
+    return table
 
 
 def hard_action(
@@ -329,24 +680,30 @@ def hard_action(
     deadline: float | None = None,
     samples: int = SAMPLES,
 ) -> str:
-    """Perfect-information Monte Carlo over the normal policy's best candidate moves; the
-    normal move unless the samples clearly favour another (:func:`~bot.engines.pimc.clearly_better`)."""
+    """Rollouts of the best candidate moves on worlds drawn from the inferred belief; the
+    normal move unless the worlds clearly favour another (:func:`~bot.engines.pimc.clearly_better`)."""
     me = obs.seat
     assert me is not None
-    root = sample(obs, random.Random(0))  # the seat's own view is the same in every sample
-    ranking = ranked(root, me)
+    ranking = rank_moves(obs)
     if len(ranking) == 1:
         return ranking[0][1]
     fallback = _pick(ranking, rng)
-    candidates = [m for _, m in ranking[:CANDIDATES]]
+    sample = worlds(obs, rng, samples, deadline)
+    inferred = rank_moves(obs, belief_table(obs, sample))
+    candidates = list(dict.fromkeys(
+        [m for _, m in inferred[:CANDIDATES]] + [m for _, m in ranking[:NORMAL_CANDIDATES]]
+    ))  # fmt: skip
     if "call" in (m for _, m in ranking) and "call" not in candidates:
         candidates.append("call")
     if fallback not in candidates:
         candidates.append(fallback)
     runs: dict[str, list[float]] = {m: [] for m in candidates}
-    done = 0
-    while done < samples if deadline is None else time.monotonic() < deadline:
-        world = sample(obs, rng)
+    futures = None
+    if PLAY_TO_WIN and obs.rounds - obs.round <= PLAY_TO_WIN_ROUNDS:
+        futures = futures_for(obs, random.Random(rng.random()), FUTURES)
+    for world in sample:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         seed = rng.random()
         values = {}
         for move in candidates:
@@ -355,10 +712,9 @@ def hard_action(
             sim = world.copy()
             roll = random.Random(seed)  # the same coins for every candidate
             sim.apply(me, move, roll)
-            values[move] = rollout(sim, me, roll)
+            values[move] = rollout(sim, me, roll, futures)
         if len(values) < len(candidates):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
             runs[move].append(value)
-        done += 1
     return clearly_better(runs, fallback, CONFIDENCE)

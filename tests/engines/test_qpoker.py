@@ -231,6 +231,20 @@ def test_a_card_is_taken_once_and_must_be_on_the_table() -> None:
     assert state.model_dump() == before
 
 
+def test_every_card_taken_is_recorded_with_its_target_for_everyone() -> None:
+    """The public log names each card's target, so the record of the round keeps it too
+    (the hard AI replays the round from it)."""
+    state = make_state(["0 1 0 0", "1 0 0 1", "0 0 1 1"], cards_up="X CX SWAP Y Z")
+    ENGINE.apply(state, 0, "pick:SWAP")  # menu steps are not moves
+    ENGINE.apply(state, 0, "back")
+    for seat, move in ((0, "X:2"), (1, "CX:2.3"), (2, "SWAP:1:0.2")):
+        ENGINE.apply(state, seat, move)
+    records = [(p.seat, p.card, p.move) for p in state.played]
+    assert records == [(0, "X", "X:2"), (1, "CX", "CX:2.3"), (2, "SWAP", "SWAP:1:0.2")]
+    assert ENGINE.observe(state, 1).played == ENGINE.observe(state, None).played
+    assert [p.move for p in ENGINE.observe(state, 1).played] == ["X:2", "CX:2.3", "SWAP:1:0.2"]
+
+
 def test_refusals_leave_the_state_untouched() -> None:
     state = make_state(["0 0 0 0", "0 0 0 0"])
     before = state.model_dump()
