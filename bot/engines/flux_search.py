@@ -29,7 +29,7 @@ from bot.engines.pimc import clearly_better
 if TYPE_CHECKING:
     from bot.engines.flux import FluxObservation
 
-SAMPLES = 16
+SAMPLES = 128
 """Determinizations per decision when no deadline is given."""
 DISCARDS = 5
 """Discards searched at most (the normal policy's best ones), besides calling."""

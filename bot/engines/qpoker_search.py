@@ -44,7 +44,7 @@ from bot.engines.qpoker_ai import (
 if TYPE_CHECKING:
     from bot.engines.qpoker import QPokerObservation
 
-SAMPLES = 48
+SAMPLES = 32
 """Worlds searched per decision when no deadline is given."""
 PARTICLES = 6
 """Deals drawn and weighted per world kept (more when the history says more)."""
@@ -58,7 +58,7 @@ CANDIDATES = 8
 NORMAL_CANDIDATES = 3
 PLAY_TO_WIN = True
 """Near the match's end, play for the chance to win the match rather than for chips."""
-PLAY_TO_WIN_ROUNDS = 4
+PLAY_TO_WIN_ROUNDS = 1
 """How many rounds before the last that starts (0: in the last round only)."""
 FUTURES = 64
 """Draws of the remaining rounds' outcome that judge a stack's chance to win the match."""
