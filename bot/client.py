@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.answers import watch as watch_interaction
 from bot.config import Settings
+from bot import memory
 from bot.games import all_games
 from bot.monitor import report_stalls
 from bot.sharding import ShardSet
@@ -152,6 +153,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         except Exception:
             log.exception("Restoring tables failed")
         finally:
+            memory.settle()
             self.restored.set()
 
     async def on_ready(self) -> None:

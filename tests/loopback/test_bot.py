@@ -404,3 +404,29 @@ async def test_followup_token_expires(w: World) -> None:
         fake.token_lifetime = 15 * 60.0
     assert res.message is not None and res.message.loading  # "thinking" forever
     assert res.interaction.token_dead
+
+
+async def test_raw_multipart_upload_is_split_by_its_boundary(w: World) -> None:
+    """A message posted as multipart by hand: the payload and every file arrive whole, a
+    file name holding ``name=`` does not confuse the part's name, and a body whose boundary
+    is missing is refused."""
+    fake = w.fake
+    url = f"{fake.url}/api/v10/channels/{w.channel.id}/messages"
+    headers = {"Authorization": f"Bot {fake.token}"}
+    picture = bytes(range(256)) * 8 + b"\r\n--not-the-boundary\r\n"
+    form = aiohttp.FormData()
+    form.add_field("payload_json", '{"content": "two files"}', content_type="application/json")
+    form.add_field("files[0]", picture, filename="a name=b.png", content_type="image/png")
+    form.add_field("files[1]", b"second", filename="c.txt", content_type="text/plain")
+    async with aiohttp.ClientSession() as session:
+        async with session.post(url, data=form, headers=headers) as resp:
+            assert resp.status == 200, await resp.text()
+            sent = await resp.json()
+        assert sent["content"] == "two files"
+        assert [a["filename"] for a in sent["attachments"]] == ["a name=b.png", "c.txt"]
+        message = fake.world.messages[int(sent["id"])]
+        assert [a.data for a in message.attachments] == [picture, b"second"]
+        broken = {**headers, "Content-Type": "multipart/form-data"}
+        with fake.expect_errors("boundary"):
+            async with session.post(url, data=b"--x\r\n\r\n", headers=broken) as resp:
+                assert resp.status == 400
