@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops
 
 from bot.render.common import palette_image
+from bot.render.parts import changed_boxes
 
 TOLERANCE = 24
 """How far a mapped pixel may be from its colour (grey level of the difference) and still
@@ -63,6 +64,8 @@ class _Frame:
     packed: tuple[tuple[bytes, int], ...]
     """Per band: ``raw`` compressed on its own (ending on a full flush), and its Adler-32."""
     png: bytes
+    parts: object = None
+    """The parts the picture was drawn in, if it was (``info["parts"]``)."""
 
 
 class FrameEncoder:
@@ -73,7 +76,7 @@ class FrameEncoder:
         self.compress_level = compress_level
         self._frames: OrderedDict[Hashable, _Frame] = OrderedDict()
         self._lock = threading.Lock()
-        self.counts = {"same": 0, "patched": 0, "full": 0}
+        self.counts = {"same": 0, "patched": 0, "full": 0, "by parts": 0}
 
     def encode(self, key: Hashable, image: Image.Image) -> bytes:
         """The picture as PNG bytes; ``key`` names the table whose picture this is."""
@@ -115,20 +118,16 @@ class FrameEncoder:
         """The frame after ``last`` by redoing the changed bands, or None if it can't."""
         if image.size != last.size:
             return None
-        difference = ImageChops.difference(last.rgb, image)
-        box = difference.getbbox()
-        if box is None:
-            return last
         width, height = image.size
-        changed = [
-            band
-            for band in range(box[1] // BAND, -(-box[3] // BAND))
-            if difference.crop((box[0], band * BAND, box[2], (band + 1) * BAND)).getbbox()
-        ]
-        left, right = box[0], box[2]
+        regions = self._changes(last, image)
+        if not regions:
+            return last
+        changed = sorted({band for r in regions for band in range(r[1] // BAND, -(-r[3] // BAND))})
         raw, packed = list(last.raw), list(last.packed)
         for first, end in _runs(changed):
             top, bottom = first * BAND, min(height, end * BAND)
+            near = [r for r in regions if r[1] < bottom and r[3] > top]
+            left, right = min(r[0] for r in near), max(r[2] for r in near)
             # the band's palette indices as they were, with the changed columns mapped anew
             rows = b"".join(raw[first:end])
             strip = Image.frombytes("P", (width + 1, bottom - top), rows).crop(
@@ -143,6 +142,31 @@ class FrameEncoder:
             for band, rows in enumerate(_bands(strip), start=first):
                 raw[band], packed[band] = rows, self._pack(rows)
         return self._frame(image, last.palette, last.colours, tuple(raw), tuple(packed))
+
+    def _changes(self, last: _Frame, image: Image.Image) -> list[tuple[int, int, int, int]]:
+        """Boxes that hold every pixel where ``image`` differs from ``last``. A picture drawn
+        in parts (:mod:`bot.render.parts`) says which of its boxes can have changed: only
+        those are compared; any other picture is compared whole, band by band."""
+        boxes = changed_boxes(last.parts, image.info.get("parts"))
+        if boxes is not None:
+            with self._lock:
+                self.counts["by parts"] += 1
+            found = []
+            for box in boxes:
+                inside = ImageChops.difference(last.rgb.crop(box), image.crop(box)).getbbox()
+                if inside is not None:
+                    x, y = box[:2]
+                    found.append((x + inside[0], y + inside[1], x + inside[2], y + inside[3]))
+            return found
+        difference = ImageChops.difference(last.rgb, image)
+        box = difference.getbbox()
+        if box is None:
+            return []
+        return [
+            (box[0], top, box[2], min(box[3], top + BAND))
+            for top in range(box[1] // BAND * BAND, box[3], BAND)
+            if difference.crop((box[0], max(top, box[1]), box[2], top + BAND)).getbbox()
+        ]
 
     # --- PNG from bands ------------------------------------------------------------------
 
@@ -177,7 +201,9 @@ class FrameEncoder:
                 _chunk(b"IEND", b""),
             )
         )
-        return _Frame(image, image.size, palette, colours, raw, packed, png)
+        return _Frame(
+            image, image.size, palette, colours, raw, packed, png, image.info.get("parts")
+        )
 
 
 def _bands(indexed: Image.Image) -> list[bytes]:

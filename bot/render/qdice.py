@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engines.qdice import QDiceObservation
+from bot.engines.qdice import Die, QDiceObservation
 from bot.render.common import (
     BODY_BOTTOM,
     BODY_TOP,
@@ -19,6 +19,7 @@ from bot.render.common import (
     MARGIN,
     PALETTE,
     SIZE,
+    STRIP,
     WIDTH,
     colour_chip,
     draw_die,
@@ -39,6 +40,7 @@ from bot.render.common import (
     table_canvas,
     to_png,
 )
+from bot.render.parts import Part, PartMemo, compose
 
 # Layout (pixels). Left: the felt with the dice; right: the scoreboard.
 FELT = (MARGIN, BODY_TOP, 600, BODY_BOTTOM)
@@ -61,6 +63,18 @@ EVENT_LINES = 3
 ROWS_TOP = 168
 ROWS_BOTTOM = BOARD[3] - 44
 MAX_ROW_H = 64
+
+# The parts the picture is drawn in (see bot.render.parts): boxes that do not overlap, each
+# holding everything its part draws (PIL's boxes include their last row and column).
+HEADER_BOX = (WIDTH // 2, 0, WIDTH, HEADER_H)
+STRIP_BOX = (STRIP[0], STRIP[1], STRIP[2] + 1, STRIP[3] + 1)
+SIX_BOX = (FELT[2] - 150, FELT[1] + 8, FELT[2] - 19, FELT[1] + 33)
+SLOT_LEFT = 7  # a ringed die reaches this far left of its box; its slot is DIE + DIE_GAP wide
+DICE_ROW = (FELT[0] + 4, DIE_TOP - RAISE - SLOT_LEFT, FELT[2] - 4, LABEL_Y + 14)
+STATS_BOX = (FELT[0] + 20, STATS_TOP, FELT[2] - 19, STATS_BOTTOM + 1)
+TRAY_BOX = (TRAY[0], TRAY[1], TRAY[2] + 1, TRAY[3] + 1)
+EVENTS_BOX = (FELT[0] + 4, EVENTS_TOP, FELT[2] - 4, FELT[3] - 4)
+ROWS_BOX = (BOARD[0] + 4, ROWS_TOP, BOARD[2] - 3, BOARD[3] - 3)
 
 
 def _die_row_x(count: int) -> int:
@@ -156,66 +170,99 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
     strip_turn(draw, seat_name(names, obs.current), "to play", name_width=520)
 
 
-def _draw_dice(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
-    """The rolled dice, selected ones raised with a gold ring, labels underneath."""
-    if obs.rolled_six:
-        right = FELT[2] - 20
-        chip = (right - 130, FELT[1] + 8, right, FELT[1] + 32)
-        panel(draw, chip, PALETTE.tray, radius=8)
+def _draw_six(draw: ImageDraw.ImageDraw) -> None:
+    """The "six dice rolled" chip at the felt's top right."""
+    right = FELT[2] - 20
+    chip = (right - 130, FELT[1] + 8, right, FELT[1] + 32)
+    panel(draw, chip, PALETTE.tray, radius=8)
+    draw_text(
+        draw,
+        ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2),
+        "six dice rolled",
+        16,
+        PALETTE.felt_text,
+        anchor="mm",
+    )
+
+
+def _draw_no_dice(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
+    message = "Game over" if obs.winner is not None else "No dice on the table"
+    draw_text(
+        draw,
+        ((FELT[0] + FELT[2]) / 2, DIE_TOP + DIE / 2),
+        message,
+        26,
+        PALETTE.felt_text,
+        anchor="mm",
+    )
+
+
+def _draw_die_slot(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    index: int,
+    count: int,
+    die: Die,
+    is_selected: bool,
+) -> None:
+    """Rolled die ``index`` of ``count``: raised with a gold ring when selected, its colour
+    chip and number underneath."""
+    x0, y0, x1, _ = die_box(index, count, is_selected)
+    shadow_offset = (5, 4 + RAISE) if is_selected else (3, 4)
+    draw_die(
+        img,
+        (x0, y0),
+        die.value,
+        die.colour,
+        DIE,
+        ring=PALETTE.accent if is_selected else None,
+        shadow_offset=shadow_offset,
+    )
+    cx = (x0 + x1) / 2
+    colour_chip(draw, (cx - 14, LABEL_Y), die.colour, size=16)
+    if is_selected:
+        draw.ellipse((cx + 3, LABEL_Y - 12, cx + 27, LABEL_Y + 12), fill=PALETTE.accent)
         draw_text(
             draw,
-            ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2),
-            "six dice rolled",
-            16,
-            PALETTE.felt_text,
+            (cx + 15, LABEL_Y + 1),
+            str(index + 1),
+            17,
+            (30, 22, 4),
             anchor="mm",
+            bold=True,
         )
+    else:
+        draw.ellipse(
+            (cx + 3, LABEL_Y - 12, cx + 27, LABEL_Y + 12), outline=(120, 170, 150), width=2
+        )
+        draw_text(draw, (cx + 15, LABEL_Y + 1), str(index + 1), 17, (210, 230, 220), anchor="mm")
+
+
+def _dice_parts(obs: QDiceObservation) -> list[Part]:
+    """The rolled dice, one part per die (its slot: the die raised or not, its ring and
+    shadow, its labels), or the message where there are none."""
+    parts = [
+        Part("six", SIX_BOX, obs.rolled_six, lambda img, draw: obs.rolled_six and _draw_six(draw))
+    ]
     count = len(obs.dice)
     if count == 0:
-        message = "Game over" if obs.winner is not None else "No dice on the table"
-        draw_text(
-            draw,
-            ((FELT[0] + FELT[2]) / 2, DIE_TOP + DIE / 2),
-            message,
-            26,
-            PALETTE.felt_text,
-            anchor="mm",
-        )
-        return
+        message = obs.winner is not None
+        return [*parts, Part("no dice", DICE_ROW, message, lambda i, d: _draw_no_dice(d, obs))]
     chosen = set(obs.selected)
     for index, die in enumerate(obs.dice):
         is_selected = index in chosen
-        x0, y0, x1, _ = die_box(index, count, is_selected)
-        shadow_offset = (5, 4 + RAISE) if is_selected else (3, 4)
-        draw_die(
-            img,
-            (x0, y0),
-            die.value,
-            die.colour,
-            DIE,
-            ring=PALETTE.accent if is_selected else None,
-            shadow_offset=shadow_offset,
+        x = die_box(index, count, False)[0]
+        parts.append(
+            Part(
+                "die",
+                (x - SLOT_LEFT, DICE_ROW[1], x - SLOT_LEFT + DIE + DIE_GAP, DICE_ROW[3]),
+                (index, count, die.value, die.colour, is_selected),
+                lambda img, draw, i=index, d=die, on=is_selected: _draw_die_slot(
+                    img, draw, i, count, d, on
+                ),
+            )
         )
-        cx = (x0 + x1) / 2
-        colour_chip(draw, (cx - 14, LABEL_Y), die.colour, size=16)
-        if is_selected:
-            draw.ellipse((cx + 3, LABEL_Y - 12, cx + 27, LABEL_Y + 12), fill=PALETTE.accent)
-            draw_text(
-                draw,
-                (cx + 15, LABEL_Y + 1),
-                str(index + 1),
-                17,
-                (30, 22, 4),
-                anchor="mm",
-                bold=True,
-            )
-        else:
-            draw.ellipse(
-                (cx + 3, LABEL_Y - 12, cx + 27, LABEL_Y + 12), outline=(120, 170, 150), width=2
-            )
-            draw_text(
-                draw, (cx + 15, LABEL_Y + 1), str(index + 1), 17, (210, 230, 220), anchor="mm"
-            )
+    return parts
 
 
 def _draw_stats(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
@@ -367,23 +414,71 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
 
 
 def render_qdice(
-    obs: QDiceObservation, names: list[str], events: list[str] | None = None
+    obs: QDiceObservation,
+    names: list[str],
+    events: list[str] | None = None,
+    memo: PartMemo | None = None,
 ) -> Image.Image:
     """Draw the whole quantum dice table as a 960×600 RGB image.
 
     ``names`` holds one display name per seat (missing or unreadable names fall back to
     "Player N"); ``events`` are recent public event lines, the last three are shown.
+    Drawn in parts (:mod:`bot.render.parts`): what did not change since a picture drawn
+    recently is pasted from ``memo`` (the shared one unless given).
     """
-    img = _background().copy()
-    draw = ImageDraw.Draw(img)
-    _draw_header(draw, obs)
-    _draw_strip(draw, obs, names)
-    _draw_dice(img, draw, obs)
-    _draw_stats(draw, obs)
-    _draw_kept(img, draw, obs)
-    _draw_events(draw, events)
-    _draw_board(draw, obs, names)
-    return img
+    shown = [seat_name(names, seat) for seat in range(obs.n_players)]
+    scores, on_board = tuple(obs.scores), tuple(obs.on_board)
+    recent = tuple(events[-EVENT_LINES:]) if events else ()
+    parts = [
+        Part("header", HEADER_BOX, (obs.target, obs.entry), lambda i, d: _draw_header(d, obs)),
+        Part(
+            "strip",
+            STRIP_BOX,
+            (obs.winner, obs.final_round, obs.contingent_winner, obs.current, scores, *shown),
+            lambda i, d: _draw_strip(d, obs, names),
+        ),
+        *_dice_parts(obs),
+        Part(
+            "stats",
+            STATS_BOX,
+            (
+                bool(obs.selected),
+                obs.selection_score,
+                obs.turn_total,
+                obs.current,
+                obs.winner,
+                scores,
+                on_board,
+                obs.entry,
+            ),
+            lambda i, d: _draw_stats(d, obs),
+        ),
+        Part(
+            "kept",
+            TRAY_BOX,
+            tuple((die.value, die.colour) for die in obs.kept[:6]),
+            lambda i, d: _draw_kept(i, d, obs),
+        ),
+        Part("events", EVENTS_BOX, recent, lambda i, d: _draw_events(d, list(recent))),
+        Part(
+            "board",
+            ROWS_BOX,
+            (
+                obs.n_players,
+                scores,
+                on_board,
+                obs.current,
+                obs.winner,
+                obs.contingent_winner,
+                obs.final_round,
+                tuple(obs.finished_last_turn),
+                obs.target,
+                *shown,
+            ),
+            lambda i, d: _draw_board(d, obs, names),
+        ),
+    ]
+    return compose(_background(), parts, memo)
 
 
 def render_qdice_png(

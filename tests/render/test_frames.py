@@ -8,6 +8,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.render.common import to_png
 from bot.render.frames import TOLERANCE, FrameEncoder
+from bot.render.parts import changed_boxes
 from bot.render.qdice import render_qdice
 from tests.render.builders import dice, make_obs
 
@@ -30,7 +31,7 @@ def test_a_move_patches_the_picture_and_looks_like_a_fresh_encoding() -> None:
     after = render_qdice(make_obs(4, selected=[0, 2]), NAMES, ["Bob rolled."])
     frames.encode(7, before)
     data = frames.encode(7, after)
-    assert frames.counts == {"same": 0, "patched": 1, "full": 1}
+    assert frames.counts == {"same": 0, "patched": 1, "full": 1, "by parts": 1}
     shown = _decoded(data)
     assert shown.size == after.size
     # as faithful to the picture as encoding it from scratch
@@ -66,7 +67,7 @@ def test_tables_do_not_mix_and_the_oldest_is_forgotten() -> None:
     frames.encode("one", one)
     frames.encode("two", two)
     frames.encode("one", one)
-    assert frames.counts == {"same": 1, "patched": 0, "full": 2}
+    assert frames.counts == {"same": 1, "patched": 0, "full": 2, "by parts": 1}
     frames.encode("three", Image.new("RGB", (10, 10)))
     assert len(frames) == 2
     frames.encode("two", two)  # forgotten: encoded in full again
@@ -108,3 +109,23 @@ def test_the_png_is_well_formed_and_exact_to_its_palette() -> None:
     patched = frames.encode(1, render_qdice(make_obs(3, selected=[1, 2]), NAMES[:3], ["x"]))
     assert frames.counts["patched"] == 1
     assert len(zlib.decompress(_idat(patched))) == len(rows)
+
+
+def test_pictures_drawn_in_parts_are_compared_by_their_changed_parts() -> None:
+    """A whole seeded game: each picture says which parts changed, the encoder compares only
+    those, and every frame it sends is as faithful as a fresh encoding."""
+    from tests.render.test_parts import _played_observations
+
+    frames = FrameEncoder()
+    sent, comparable, before = 0, 0, None
+    for obs, log in _played_observations(3, 11, 150):
+        image = render_qdice(obs, NAMES[:3], log)
+        shown = _decoded(frames.encode("game", image))
+        assert _close(shown, image) <= 2 + (image.width * image.height) // 1000
+        if before is not None and changed_boxes(before, image.info["parts"]) is not None:
+            comparable += 1  # same parts in the same boxes (not when the dice count changes)
+        before = image.info["parts"]
+        sent += 1
+    assert comparable > sent // 3
+    assert frames.counts["by parts"] == comparable
+    assert frames.counts["patched"] > sent // 2

@@ -1,0 +1,119 @@
+"""A table picture drawn in parts, each part reused while what it shows is unchanged.
+
+A move changes a few things on the table (a die lifted, a score) and leaves the rest as it
+was. A renderer that splits its picture into :class:`Part` s (a box of the picture and the
+inputs drawn into it) draws through :func:`compose`: a part whose inputs were drawn before is
+pasted from :data:`PARTS`, a memo of recently drawn parts, instead of being drawn again.
+
+What keeps this exact:
+
+* the boxes do not overlap, and each part draws only inside its box, onto the background
+  (so a part's pixels depend on its inputs alone and pasting them back is the same as
+  drawing them);
+* the key holds every input the part's drawing reads (tests draw long seeded games both
+  ways and compare every pixel).
+
+The picture carries its parts in ``info["parts"]`` (background, then each box and key), so
+the encoder (:mod:`bot.render.frames`) knows which boxes can differ from the table's last
+picture: only those whose key changed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+Box = tuple[int, int, int, int]
+
+BUDGET = 24 * 1024 * 1024
+"""Bytes of drawn parts kept (least recently used forgotten first)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    box: Box
+    key: Hashable
+    """Everything the drawing reads: equal keys draw equal pixels."""
+    draw: Callable[[Image.Image, ImageDraw.ImageDraw], None]
+
+
+class PartMemo:
+    """Drawn parts by (name, box, key), within a byte budget (thread-safe)."""
+
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self.size = 0
+        self._parts: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+        self.counts = {"drawn": 0, "reused": 0}
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        with self._lock:
+            found = self._parts.get(key)
+            if found is not None:
+                self._parts.move_to_end(key)
+                self.counts["reused"] += 1
+            else:
+                self.counts["drawn"] += 1
+            return found
+
+    def put(self, key: Hashable, pixels: Image.Image) -> None:
+        cost = pixels.width * pixels.height * len(pixels.getbands())
+        if cost > self.budget:
+            return
+        with self._lock:
+            if key in self._parts:
+                return
+            self._parts[key] = pixels
+            self.size += cost
+            while self.size > self.budget:
+                _, gone = self._parts.popitem(last=False)
+                self.size -= gone.width * gone.height * len(gone.getbands())
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+
+PARTS = PartMemo()
+
+
+def compose(
+    background: Image.Image, parts: Sequence[Part], memo: PartMemo | None = None
+) -> Image.Image:
+    """The picture: ``background`` with every part drawn or pasted from ``memo``."""
+    memo = PARTS if memo is None else memo
+    image = background.copy()
+    draw = ImageDraw.Draw(image)
+    for part in parts:
+        key = (part.name, part.box, part.key)
+        pixels = memo.get(key)
+        if pixels is not None:
+            image.paste(pixels, part.box[:2])
+        else:
+            part.draw(image, draw)
+            memo.put(key, image.crop(part.box))
+    image.info["parts"] = (id(background), tuple((p.box, p.key) for p in parts))
+    return image
+
+
+def changed_boxes(before: object, after: object) -> list[Box] | None:
+    """The boxes where a picture drawn by parts (``after``'s ``info["parts"]``) can differ
+    from one drawn before (``before``'s), or None when they cannot be compared (either not
+    drawn by parts, or on another background, or in other boxes)."""
+    if not (isinstance(before, tuple) and isinstance(after, tuple)):
+        return None
+    (base_before, parts_before), (base_after, parts_after) = before, after
+    if base_before != base_after or len(parts_before) != len(parts_after):
+        return None
+    changed: list[Box] = []
+    for (box_before, key_before), (box, key) in zip(parts_before, parts_after, strict=True):
+        if box_before != box:
+            return None
+        if key_before != key:
+            changed.append(box)
+    return changed
