@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import memory
 from bot.answers import watch as watch_interaction
 from bot.config import Settings
-from bot import memory
 from bot.games import all_games
 from bot.monitor import report_stalls
 from bot.sharding import ShardSet

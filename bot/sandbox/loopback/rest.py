@@ -13,8 +13,8 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from urllib.parse import unquote
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from aiohttp import web
 
