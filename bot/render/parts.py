@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 
 Box = tuple[int, int, int, int]
 
-BUDGET = 24 * 1024 * 1024
+BUDGET = 64 * 1024 * 1024
 """Bytes of drawn parts kept (least recently used forgotten first)."""
 
 
