@@ -27,11 +27,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 from zlib_ng import zlib_ng as zlib  # zlib's format, about 2.5x faster at level 1
 
-from bot.render.common import palette_image
+from bot.render.common import DIE_STYLES, PALETTE, palette_image
 from bot.render.parts import changed_boxes
 
 TOLERANCE = 24
@@ -108,7 +109,7 @@ class FrameEncoder:
     # --- the two ways to a frame ---------------------------------------------------------
 
     def _fresh(self, image: Image.Image) -> _Frame:
-        palette = palette_image(image)
+        palette = palette_image(with_swatch(image))
         indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
         raw = tuple(_bands(indexed))
         colours = bytes((indexed.getpalette() or [])[: 256 * 3])
@@ -204,6 +205,37 @@ class FrameEncoder:
         return _Frame(
             image, image.size, palette, colours, raw, packed, png, image.info.get("parts")
         )
+
+
+def with_swatch(image: Image.Image) -> Image.Image:
+    """``image`` with the table colours below it (each pure and half over the backgrounds
+    it sits on), so the colours chosen for a table also cover what its next moves bring in
+    (a die lifted in gold, a warning) instead of being chosen afresh on the next move."""
+    colours = swatch_colours()
+    tile = 8
+    across = image.width // tile
+    rows = -(-len(colours) // across)
+    extended = Image.new("RGB", (image.width, image.height + rows * tile), PALETTE.bg)
+    extended.paste(image, (0, 0))
+    draw = ImageDraw.Draw(extended)
+    for i, colour in enumerate(colours):
+        x, y = (i % across) * tile, image.height + (i // across) * tile
+        draw.rectangle((x, y, x + tile - 1, y + tile - 1), fill=colour)
+    return extended
+
+
+@lru_cache(maxsize=1)
+def swatch_colours() -> tuple[tuple[int, int, int], ...]:
+    inks = [c for c in vars(PALETTE).values() if isinstance(c, tuple)]
+    for style in DIE_STYLES.values():
+        inks += [style.face, style.pip, style.edge]
+    grounds = [PALETTE.bg, PALETTE.panel, PALETTE.felt, PALETTE.tray]
+    blends = [
+        tuple((a + b) // 2 for a, b in zip(ink, ground, strict=True))
+        for ink in inks
+        for ground in grounds
+    ]
+    return tuple(dict.fromkeys(inks + blends))
 
 
 def _bands(indexed: Image.Image) -> list[bytes]:

@@ -98,11 +98,13 @@ def test_the_png_is_well_formed_and_exact_to_its_palette() -> None:
     import zlib
 
     from bot.render.common import palette_image
+    from bot.render.frames import with_swatch
 
     frames = FrameEncoder()
     image = render_qdice(make_obs(3, selected=[1]), NAMES[:3], ["x"])
     data = frames.encode(1, image)
-    expected = image.quantize(palette=palette_image(image), dither=Image.Dither.NONE)
+    chosen = palette_image(with_swatch(image))
+    expected = image.quantize(palette=chosen, dither=Image.Dither.NONE)
     assert _decoded(data).tobytes() == expected.convert("RGB").tobytes()
     rows = zlib.decompress(_idat(data))  # checks the stream's Adler-32 too
     assert len(rows) == image.height * (image.width + 1)
@@ -129,3 +131,15 @@ def test_pictures_drawn_in_parts_are_compared_by_their_changed_parts() -> None:
     assert comparable > sent // 3
     assert frames.counts["by parts"] == comparable
     assert frames.counts["patched"] > sent // 2
+
+
+def test_the_first_die_lifted_needs_no_new_colours() -> None:
+    """The colours chosen for a table include the table's own palette, so lifting a die in
+    gold right after the roll patches the picture instead of choosing colours afresh."""
+    frames = FrameEncoder()
+    for table in range(8):
+        rolled = make_obs(2, dice=dice("1A 2B 3A 5B 6A 4B"), selected=[])
+        frames.encode(table, render_qdice(rolled, NAMES[:2], ["Bob rolled six dice."]))
+        lifted = rolled.model_copy(update={"selected": [table % 6]})
+        frames.encode(table, render_qdice(lifted, NAMES[:2], ["Bob rolled six dice."]))
+    assert frames.counts["full"] == 8 and frames.counts["patched"] == 8
