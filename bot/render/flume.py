@@ -465,15 +465,38 @@ def _middle_key(obs: FlumeObservation) -> tuple:
     )
 
 
-def _column_key(obs: FlumeObservation, names: list[str]) -> tuple:
-    """What the side column (scores, the hand, the last hand) reads."""
-    last = obs.last_hand
+def _scores_end(n_players: int) -> int:
+    """Where the side column stands after the scores (see :func:`_draw_scores`): under the
+    heading, two team rows with their bars, or a row per seat."""
+    rows = 2 * (18 + 8 + 6) if n_players == 4 else n_players * (17 + 8)
+    return SIDE[1] + 18 + 24 + rows
+
+
+def _column_boxes(n_players: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """The side column in two parts: the scores, and the rest (the hand, the last hand). They
+    meet 4 px above where the scores end: the scores' ink stops short of it, and the next
+    heading starts 6 px lower, its letters reaching 9 px above their middle."""
+    split = _scores_end(n_players) - 4
+    return (SIDE_BOX[0], SIDE_BOX[1], SIDE_BOX[2], split), (SIDE_BOX[0], split, *SIDE_BOX[2:])
+
+
+def _scores_key(obs: FlumeObservation, names: list[str]) -> tuple:
+    """What :func:`_draw_scores` reads."""
     return (
         obs.n_players,
         tuple(seat_name(names, s) for s in range(max(4, obs.n_players))),
         tuple(obs.scores),
         tuple(obs.winners),
         obs.target,
+    )
+
+
+def _hand_info_key(obs: FlumeObservation, names: list[str]) -> tuple:
+    """What :func:`_draw_hand_info` and :func:`_draw_last_hand` read."""
+    last = obs.last_hand
+    return (
+        obs.n_players,
+        tuple(seat_name(names, s) for s in range(max(4, obs.n_players))),
         obs.hand_no,
         obs.phase,
         obs.bidder,
@@ -493,8 +516,20 @@ def _column_key(obs: FlumeObservation, names: list[str]) -> tuple:
 
 
 def _draw_column(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    """The whole side column at once (the parts draw it in two; tests compare)."""
     col = _Column(draw)
     _draw_scores(col, obs, names)
+    _draw_hand_info(col, obs, names)
+    _draw_last_hand(col, obs, names)
+
+
+def _draw_column_scores(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    _draw_scores(_Column(draw), obs, names)
+
+
+def _draw_column_hand(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    col = _Column(draw)
+    col.y = _scores_end(obs.n_players)
     _draw_hand_info(col, obs, names)
     _draw_last_hand(col, obs, names)
 
@@ -530,6 +565,7 @@ def render_flume(
     Drawn in parts (:mod:`bot.render.parts`): what did not change since a picture drawn
     recently is pasted from ``memo`` (the shared one unless given).
     """
+    scores_box, hand_box = _column_boxes(obs.n_players)
     parts = [
         Part(
             "header",
@@ -548,7 +584,18 @@ def render_flume(
             for seat in range(obs.n_players)
         ),
         *_middle_parts(obs),
-        Part("column", SIDE_BOX, _column_key(obs, names), lambda i, d: _draw_column(d, obs, names)),
+        Part(
+            "scores",
+            scores_box,
+            _scores_key(obs, names),
+            lambda i, d: _draw_column_scores(d, obs, names),
+        ),
+        Part(
+            "hand info",
+            hand_box,
+            _hand_info_key(obs, names),
+            lambda i, d: _draw_column_hand(d, obs, names),
+        ),
     ]
     return compose(_background(), parts, memo)
 
