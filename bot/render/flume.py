@@ -252,20 +252,33 @@ def revealed_hand_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, 
     return left, y, left + width, y + card_size(MINI_W)[1]
 
 
-def _draw_revealed_hands(img: Image.Image, obs: FlumeObservation) -> None:
+def _draw_revealed_hands(
+    img: Image.Image, obs: FlumeObservation, origin: tuple[int, int] = (0, 0)
+) -> None:
+    """Every seat's cards (``img``'s top left corner is ``origin`` of the table)."""
+    ox, oy = origin
     for seat, hand in enumerate(obs.revealed_hands or []):
         if hand:
             x, y, _, _ = revealed_hand_box(obs, seat)
             paste_fan(
-                img, (x, y), list(hand), MINI_W, overlap=MINI_OVERLAP, four_colour=obs.four_colour
-            )
+                img, (x - ox, y - oy), list(hand), MINI_W, overlap=MINI_OVERLAP,
+                four_colour=obs.four_colour,
+            )  # fmt: skip
 
 
-def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
+def _draw_trick(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    obs: FlumeObservation,
+    origin: tuple[int, int] = (0, 0),
+) -> None:
+    """The trick, else the last trick, else the centre line (``img``'s top left corner is
+    ``origin`` of the table: whole pixels, so everything lands as it would on the table)."""
+    ox, oy = origin
     if obs.trick:
         for seat, code in obs.trick:
             x, y, _, _ = trick_box(obs, seat)
-            paste_card(img, (x, y), code, CARD_W, four_colour=obs.four_colour)
+            paste_card(img, (x - ox, y - oy), code, CARD_W, four_colour=obs.four_colour)
         return
     if obs.tricks and obs.phase == "play":
         last = obs.tricks[-1]
@@ -274,13 +287,14 @@ def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservati
         left = (FELT[0] + FELT[2]) / 2 - (step * len(last.plays) - 8) / 2
         top = 316
         for i, (_, code) in enumerate(last.plays):
-            paste_card(img, (left + i * step, top), code, small, four_colour=obs.four_colour)
-        draw_text(draw, (326, top - 16), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
+            xy = (left + i * step - ox, top - oy)
+            paste_card(img, xy, code, small, four_colour=obs.four_colour)
+        draw_text(draw, (326 - ox, top - 16 - oy), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
         return
     message, box = centre_line(obs)
     if message:
         draw_text(
-            draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), message, CENTRE_SIZE,
+            draw, ((box[0] + box[2]) / 2 - ox, (box[1] + box[3]) / 2 - oy), message, CENTRE_SIZE,
             FELT_TEXT, anchor="mm", max_width=CENTRE_WIDTH,
         )  # fmt: skip
 
@@ -535,21 +549,24 @@ def _draw_column_hand(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: l
 
 
 def _middle_parts(obs: FlumeObservation) -> list[Part]:
-    """The felt between the plates: the layer is drawn once, on a copy of the background,
-    and each of its boxes takes its pixels from there."""
+    """The felt between the plates: the layer is drawn once, on the background under all
+    its boxes, and each box takes its pixels from there."""
+    boxes = list(MIDDLE_BOXES[obs.n_players])
+    if obs.revealed_hands is not None:
+        boxes += _hand_boxes(obs.n_players)
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    around = (left, top, max(b[2] for b in boxes), max(b[3] for b in boxes))
     layer: list[Image.Image] = []
 
     def show(image: Image.Image, box: tuple[int, int, int, int]) -> None:
         if not layer:
-            scratch = _background().copy()
-            _draw_trick(scratch, ImageDraw.Draw(scratch), obs)
-            _draw_revealed_hands(scratch, obs)
+            scratch = _background().crop(around)
+            _draw_trick(scratch, ImageDraw.Draw(scratch), obs, (left, top))
+            _draw_revealed_hands(scratch, obs, (left, top))
             layer.append(scratch)
-        image.paste(layer[0].crop(box), box[:2])
+        inner = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+        image.paste(layer[0].crop(inner), box[:2])
 
-    boxes = list(MIDDLE_BOXES[obs.n_players])
-    if obs.revealed_hands is not None:
-        boxes += _hand_boxes(obs.n_players)
     key = _middle_key(obs)
     return [Part("felt", box, key, lambda i, d, box=box: show(i, box)) for box in boxes]
 
