@@ -568,7 +568,7 @@ def _middle_parts(obs: FlumeObservation) -> list[Part]:
         image.paste(layer[0].crop(inner), box[:2])
 
     key = _middle_key(obs)
-    return [Part("felt", box, key, lambda i, d, box=box: show(i, box)) for box in boxes]
+    return [Part("flume felt", box, key, lambda i, d, box=box: show(i, box)) for box in boxes]
 
 
 def render_flume(
@@ -585,15 +585,20 @@ def render_flume(
     scores_box, hand_box = _column_boxes(obs.n_players)
     parts = [
         Part(
-            "header",
+            "flume header",
             HEADER_BOX,
             (obs.trump, obs.four_colour, obs.hand_no, obs.target, obs.bid),
             lambda i, d: _draw_header(d, obs),
         ),
-        Part("strip", STRIP_BOX, _strip_key(obs, names), lambda i, d: _draw_strip(d, obs, names)),
+        Part(
+            "flume strip",
+            STRIP_BOX,
+            _strip_key(obs, names),
+            lambda i, d: _draw_strip(d, obs, names),
+        ),
         *(
             Part(
-                "plate",
+                "flume plate",
                 _plate_part_box(obs, seat),
                 _plate_key(obs, names, seat),
                 lambda i, d, seat=seat: _draw_plate(d, obs, names, seat),
@@ -602,13 +607,13 @@ def render_flume(
         ),
         *_middle_parts(obs),
         Part(
-            "scores",
+            "flume scores",
             scores_box,
             _scores_key(obs, names),
             lambda i, d: _draw_column_scores(d, obs, names),
         ),
         Part(
-            "hand info",
+            "flume hand info",
             hand_box,
             _hand_info_key(obs, names),
             lambda i, d: _draw_column_hand(d, obs, names),
