@@ -5,7 +5,9 @@ from the spectator's observation, so it can only show what everyone may see (the
 the trick, who took the last one, points taken, the bid, trumps, scores, the dealer and who is
 to act). A finished game's revealed observation also carries every hand, drawn small by
 each seat's plate. Cards are drawn 84 px wide so they stay readable at Discord's half-size preview; the
-four-colour deck is a table option.
+four-colour deck is a table option. The table is drawn in parts (header, strip, each plate,
+the felt between the plates, the side column; see :mod:`bot.render.parts`), so a move redraws
+only what it changed.
 """
 
 from __future__ import annotations
@@ -17,15 +19,17 @@ from PIL import Image, ImageDraw
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import FlumeObservation
-from bot.engines.flume_rules import POINT_LABELS, left_bower, right_bower
+from bot.engines.flume_rules import HAND_SIZE, POINT_LABELS, left_bower, right_bower
 from bot.render.cards import card_size, fan_width, paste_card, paste_fan, suit_colour
 from bot.render.common import (
     BODY_BOTTOM,
     BODY_TOP,
+    HEADER_H,
     MARGIN,
     PALETTE,
     RGB,
     SIZE,
+    STRIP,
     WIDTH,
     clean_text,
     draw_text,
@@ -43,6 +47,7 @@ from bot.render.common import (
     table_canvas,
     to_png,
 )
+from bot.render.parts import Part, PartMemo, compose
 
 FELT = (MARGIN, BODY_TOP, 636, BODY_BOTTOM)
 SIDE = (652, BODY_TOP, WIDTH - MARGIN, BODY_BOTTOM)
@@ -70,6 +75,38 @@ HAND_SPOTS: dict[int, list[tuple[int, str, int]]] = {
     4: [(424, "l", 524), (22, "l", 406), (424, "l", 139), (630, "r", 406)],
     5: [(424, "l", 524), (22, "l", 465), (76, "l", 200), (576, "r", 200), (630, "r", 465)],
 }
+
+# The parts the picture is drawn in (see bot.render.parts): boxes that do not overlap, each
+# holding everything its part draws (PIL's boxes here end one past their last row and column;
+# a drawn rectangle includes its last ones). The header's facts start right of the title.
+HEADER_BOX = (130, 0, WIDTH, HEADER_H)
+STRIP_BOX = (STRIP[0], STRIP[1], STRIP[2] + 1, STRIP[3] + 1)
+SIDE_BOX = (SIDE[0], SIDE[1], SIDE[2] + 1, SIDE[3] + 1)
+# What lies on the felt between the plates (the trick, the last trick or the centre line, and
+# in a replay every hand) is one layer, shown through boxes that fit between the plates: a
+# band across the felt under the top plates, down to the side plates, and a column between
+# the side plates, down to the bottom plate. Hands outside those get a box each.
+_FELT_LEFT, _FELT_RIGHT = FELT[0] + 4, FELT[2] - 3  # inside the felt's 3 px edge
+MIDDLE_BOXES = {
+    4: [(_FELT_LEFT, 195, _FELT_RIGHT, 340), (197, 340, 456, 520)],
+    5: [(_FELT_LEFT, 195, _FELT_RIGHT, 400), (197, 400, 456, 520)],
+}
+
+
+def _inside(box: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def _hand_boxes(n_players: int) -> list[tuple[int, int, int, int]]:
+    """The boxes of the revealed hands (a full hand wide) that the middle boxes do not hold."""
+    width, height = fan_width(HAND_SIZE, MINI_W, MINI_OVERLAP), card_size(MINI_W)[1]
+    boxes = []
+    for x, align, y in HAND_SPOTS[n_players]:
+        left = x - width if align == "r" else x
+        box = (left, y, left + width, y + height)
+        if not any(_inside(box, middle) for middle in MIDDLE_BOXES[n_players]):
+            boxes.append(box)
+    return boxes
 
 
 def _position(obs: FlumeObservation, seat: int) -> int:
@@ -215,20 +252,33 @@ def revealed_hand_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, 
     return left, y, left + width, y + card_size(MINI_W)[1]
 
 
-def _draw_revealed_hands(img: Image.Image, obs: FlumeObservation) -> None:
+def _draw_revealed_hands(
+    img: Image.Image, obs: FlumeObservation, origin: tuple[int, int] = (0, 0)
+) -> None:
+    """Every seat's cards (``img``'s top left corner is ``origin`` of the table)."""
+    ox, oy = origin
     for seat, hand in enumerate(obs.revealed_hands or []):
         if hand:
             x, y, _, _ = revealed_hand_box(obs, seat)
             paste_fan(
-                img, (x, y), list(hand), MINI_W, overlap=MINI_OVERLAP, four_colour=obs.four_colour
-            )
+                img, (x - ox, y - oy), list(hand), MINI_W, overlap=MINI_OVERLAP,
+                four_colour=obs.four_colour,
+            )  # fmt: skip
 
 
-def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
+def _draw_trick(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    obs: FlumeObservation,
+    origin: tuple[int, int] = (0, 0),
+) -> None:
+    """The trick, else the last trick, else the centre line (``img``'s top left corner is
+    ``origin`` of the table: whole pixels, so everything lands as it would on the table)."""
+    ox, oy = origin
     if obs.trick:
         for seat, code in obs.trick:
             x, y, _, _ = trick_box(obs, seat)
-            paste_card(img, (x, y), code, CARD_W, four_colour=obs.four_colour)
+            paste_card(img, (x - ox, y - oy), code, CARD_W, four_colour=obs.four_colour)
         return
     if obs.tricks and obs.phase == "play":
         last = obs.tricks[-1]
@@ -237,13 +287,14 @@ def _draw_trick(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FlumeObservati
         left = (FELT[0] + FELT[2]) / 2 - (step * len(last.plays) - 8) / 2
         top = 316
         for i, (_, code) in enumerate(last.plays):
-            paste_card(img, (left + i * step, top), code, small, four_colour=obs.four_colour)
-        draw_text(draw, (326, top - 16), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
+            xy = (left + i * step - ox, top - oy)
+            paste_card(img, xy, code, small, four_colour=obs.four_colour)
+        draw_text(draw, (326 - ox, top - 16 - oy), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
         return
     message, box = centre_line(obs)
     if message:
         draw_text(
-            draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), message, CENTRE_SIZE,
+            draw, ((box[0] + box[2]) / 2 - ox, (box[1] + box[3]) / 2 - oy), message, CENTRE_SIZE,
             FELT_TEXT, anchor="mm", max_width=CENTRE_WIDTH,
         )  # fmt: skip
 
@@ -394,23 +445,186 @@ def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> No
             return
 
 
-def render_flume(
-    obs: FlumeObservation, names: list[str], events: list[str] | None = None
-) -> Image.Image:
-    """The whole table as a 960×600 RGB image (``events`` are not drawn; the embed shows them)."""
-    img = _background().copy()
-    draw = ImageDraw.Draw(img)
-    _draw_header(draw, obs)
-    _draw_strip(draw, obs, names)
-    for seat in range(obs.n_players):
-        _draw_plate(draw, obs, names, seat)
-    _draw_trick(img, draw, obs)
-    _draw_revealed_hands(img, obs)
+def _strip_key(obs: FlumeObservation, names: list[str]) -> tuple:
+    """What :func:`_draw_strip` shows."""
+    if obs.phase == "over":
+        score = obs.scores[obs.winners[0]] if obs.winners else 0
+        return ("over", score, tuple(seat_name(names, w) for w in obs.winners))
+    if obs.current is None:
+        return ("note",)
+    return ("turn", seat_name(names, obs.current), PHASE_VERBS.get(obs.phase, ""))
+
+
+def _plate_key(obs: FlumeObservation, names: list[str], seat: int) -> tuple:
+    """What :func:`_draw_plate` shows (its place is the part's box)."""
+    return (
+        seat == obs.current,
+        seat in obs.winners,
+        seat == obs.dealer,
+        seat_name(names, seat),
+        _seat_status(obs, seat),
+    )
+
+
+def _middle_key(obs: FlumeObservation) -> tuple:
+    """What :func:`_draw_trick` and :func:`_draw_revealed_hands` read."""
+    return (
+        obs.n_players,
+        obs.seat,
+        obs.four_colour,
+        obs.phase,
+        tuple(obs.trick),
+        tuple(obs.tricks[-1].plays) if obs.tricks else None,
+        None if obs.revealed_hands is None else tuple(map(tuple, obs.revealed_hands)),
+    )
+
+
+def _scores_end(n_players: int) -> int:
+    """Where the side column stands after the scores (see :func:`_draw_scores`): under the
+    heading, two team rows with their bars, or a row per seat."""
+    rows = 2 * (18 + 8 + 6) if n_players == 4 else n_players * (17 + 8)
+    return SIDE[1] + 18 + 24 + rows
+
+
+def _column_boxes(n_players: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """The side column in two parts: the scores, and the rest (the hand, the last hand). They
+    meet 4 px above where the scores end: the scores' ink stops short of it, and the next
+    heading starts 6 px lower, its letters reaching 9 px above their middle."""
+    split = _scores_end(n_players) - 4
+    return (SIDE_BOX[0], SIDE_BOX[1], SIDE_BOX[2], split), (SIDE_BOX[0], split, *SIDE_BOX[2:])
+
+
+def _scores_key(obs: FlumeObservation, names: list[str]) -> tuple:
+    """What :func:`_draw_scores` reads."""
+    return (
+        obs.n_players,
+        tuple(seat_name(names, s) for s in range(max(4, obs.n_players))),
+        tuple(obs.scores),
+        tuple(obs.winners),
+        obs.target,
+    )
+
+
+def _hand_info_key(obs: FlumeObservation, names: list[str]) -> tuple:
+    """What :func:`_draw_hand_info` and :func:`_draw_last_hand` read."""
+    last = obs.last_hand
+    return (
+        obs.n_players,
+        tuple(seat_name(names, s) for s in range(max(4, obs.n_players))),
+        obs.hand_no,
+        obs.phase,
+        obs.bidder,
+        obs.bid,
+        obs.alone,
+        obs.called,
+        obs.partner_known,
+        obs.partner,
+        obs.tricks[-1].winner if obs.tricks else None,
+        obs.trump,
+        tuple(obs.taken),
+        tuple(_special_holders(obs).items()),
+        None
+        if last is None or obs.phase not in ("bid", "over")
+        else (last.hand_no, last.bid, last.made, tuple(last.awards.items())),
+    )
+
+
+def _draw_column(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    """The whole side column at once (the parts draw it in two; tests compare)."""
     col = _Column(draw)
     _draw_scores(col, obs, names)
     _draw_hand_info(col, obs, names)
     _draw_last_hand(col, obs, names)
-    return img
+
+
+def _draw_column_scores(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    _draw_scores(_Column(draw), obs, names)
+
+
+def _draw_column_hand(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
+    col = _Column(draw)
+    col.y = _scores_end(obs.n_players)
+    _draw_hand_info(col, obs, names)
+    _draw_last_hand(col, obs, names)
+
+
+def _middle_parts(obs: FlumeObservation) -> list[Part]:
+    """The felt between the plates: the layer is drawn once, on the background under all
+    its boxes, and each box takes its pixels from there."""
+    boxes = list(MIDDLE_BOXES[obs.n_players])
+    if obs.revealed_hands is not None:
+        boxes += _hand_boxes(obs.n_players)
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    around = (left, top, max(b[2] for b in boxes), max(b[3] for b in boxes))
+    layer: list[Image.Image] = []
+
+    def show(image: Image.Image, box: tuple[int, int, int, int]) -> None:
+        if not layer:
+            scratch = _background().crop(around)
+            _draw_trick(scratch, ImageDraw.Draw(scratch), obs, (left, top))
+            _draw_revealed_hands(scratch, obs, (left, top))
+            layer.append(scratch)
+        inner = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)
+        image.paste(layer[0].crop(inner), box[:2])
+
+    key = _middle_key(obs)
+    return [Part("flume felt", box, key, lambda i, d, box=box: show(i, box)) for box in boxes]
+
+
+def render_flume(
+    obs: FlumeObservation,
+    names: list[str],
+    events: list[str] | None = None,
+    memo: PartMemo | None = None,
+) -> Image.Image:
+    """The whole table as a 960×600 RGB image (``events`` are not drawn; the embed shows them).
+
+    Drawn in parts (:mod:`bot.render.parts`): what did not change since a picture drawn
+    recently is pasted from ``memo`` (the shared one unless given).
+    """
+    scores_box, hand_box = _column_boxes(obs.n_players)
+    parts = [
+        Part(
+            "flume header",
+            HEADER_BOX,
+            (obs.trump, obs.four_colour, obs.hand_no, obs.target, obs.bid),
+            lambda i, d: _draw_header(d, obs),
+        ),
+        Part(
+            "flume strip",
+            STRIP_BOX,
+            _strip_key(obs, names),
+            lambda i, d: _draw_strip(d, obs, names),
+        ),
+        *(
+            Part(
+                "flume plate",
+                _plate_part_box(obs, seat),
+                _plate_key(obs, names, seat),
+                lambda i, d, seat=seat: _draw_plate(d, obs, names, seat),
+            )
+            for seat in range(obs.n_players)
+        ),
+        *_middle_parts(obs),
+        Part(
+            "flume scores",
+            scores_box,
+            _scores_key(obs, names),
+            lambda i, d: _draw_column_scores(d, obs, names),
+        ),
+        Part(
+            "flume hand info",
+            hand_box,
+            _hand_info_key(obs, names),
+            lambda i, d: _draw_column_hand(d, obs, names),
+        ),
+    ]
+    return compose(_background(), parts, memo)
+
+
+def _plate_part_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = plate_box(obs, seat)
+    return x0, y0, x1 + 1, y1 + 1
 
 
 def render_flume_png(
