@@ -3,14 +3,18 @@
 A table's picture changes little from one move to the next: a die is picked, a score goes
 up. :func:`bot.render.common.to_png` chooses 256 colours for every picture, maps every pixel
 onto them and compresses the whole, which is most of the cost of answering a click.
-:class:`FrameEncoder` remembers the last picture of each table (a few tables, the least
-recently used forgotten first) as bands of :data:`BAND` rows, and for the next picture:
+:class:`FrameEncoder` remembers the last picture of each table (within :data:`BUDGET`, the
+least recently used table forgotten first) as bands of :data:`BAND` rows, each compressed on
+its own, and for the next picture:
 
 * the same pixels: the same PNG bytes, nothing encoded;
 * some bands changed, and the table's colours cover them (checked on those bands): only
   those bands are mapped onto the table's colours and compressed again; the PNG is put
-  together from the compressed bands (each band is compressed on its own and ends on a
-  flush, so the bands of the last picture are reused as they are);
+  together from the compressed bands (each band ends on a full flush, so the bands of the
+  last picture are reused as they are, and one can be unpacked alone to be patched). What
+  changed is told by the picture itself when it was drawn in parts (the boxes whose inputs
+  changed, :mod:`bot.render.parts`), so only its compressed bands are kept; any other
+  picture is compared with the last one, whose pixels are kept for that;
 * otherwise (a new colour, a new size, an unknown table): colours chosen afresh as in
   :func:`to_png`, every band compressed, and that palette kept for the next pictures.
 
@@ -39,9 +43,10 @@ TOLERANCE = 24
 """How far a mapped pixel may be from its colour (grey level of the difference) and still
 count as covered: about the largest error of 256 colours chosen for a picture on itself."""
 
-CAPACITY = 32
-"""Tables remembered (each keeps its last picture twice, in colour and in palette indices:
-about 2.3 MB for a 960x600 table)."""
+BUDGET = 64 * 1024 * 1024
+"""Bytes of remembered pictures (least recently used table forgotten first). A picture
+drawn in parts is kept as its compressed bands only (about 50 KB for a 960x600 table: the
+parts say what changed); any other also keeps its pixels to compare with (about 1.7 MB)."""
 
 BAND = 24
 """Rows per separately compressed band (smaller: less to redo, slightly larger files)."""
@@ -56,24 +61,34 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 @dataclass(frozen=True)
 class _Frame:
-    rgb: Image.Image
+    rgb: Image.Image | None
+    """The picture, to compare the next one with (None when drawn in parts)."""
     size: tuple[int, int]
     palette: Image.Image
     colours: bytes
-    raw: tuple[bytes, ...]
-    """Per band: its rows as PNG stores them (a filter byte, then the palette indices)."""
     packed: tuple[tuple[bytes, int], ...]
-    """Per band: ``raw`` compressed on its own (ending on a full flush), and its Adler-32."""
+    """Per band: its rows as PNG stores them (a filter byte, then the palette indices),
+    compressed on their own (ending on a full flush), and their Adler-32."""
     png: bytes
     parts: object = None
     """The parts the picture was drawn in, if it was (``info["parts"]``)."""
+
+    @property
+    def cost(self) -> int:
+        pixels = 0 if self.rgb is None else self.rgb.width * self.rgb.height * 3
+        return pixels + len(self.png) + sum(len(data) for data, _adler in self.packed)
+
+    def raw(self, band: int) -> bytes:
+        """The band's rows as PNG stores them (its compressed block stands on its own)."""
+        return zlib.decompressobj(-15).decompress(self.packed[band][0])
 
 
 class FrameEncoder:
     """PNG bytes for successive pictures of the same tables (thread-safe)."""
 
-    def __init__(self, capacity: int = CAPACITY, compress_level: int = 1) -> None:
-        self.capacity = capacity
+    def __init__(self, budget: int = BUDGET, compress_level: int = 1) -> None:
+        self.budget = budget
+        self.size = 0
         self.compress_level = compress_level
         self._frames: OrderedDict[Hashable, _Frame] = OrderedDict()
         self._lock = threading.Lock()
@@ -93,15 +108,17 @@ class FrameEncoder:
             kind = "same"
         with self._lock:
             self.counts[kind] += 1
+            gone = self._frames.pop(key, None)
+            self.size += frame.cost - (0 if gone is None else gone.cost)
             self._frames[key] = frame
-            self._frames.move_to_end(key)
-            while len(self._frames) > self.capacity:
-                self._frames.popitem(last=False)
+            while self.size > self.budget and len(self._frames) > 1:
+                self.size -= self._frames.popitem(last=False)[1].cost
         return frame.png
 
     def forget(self, key: Hashable) -> None:
         with self._lock:
-            self._frames.pop(key, None)
+            gone = self._frames.pop(key, None)
+            self.size -= 0 if gone is None else gone.cost
 
     def __len__(self) -> int:
         return len(self._frames)
@@ -111,9 +128,8 @@ class FrameEncoder:
     def _fresh(self, image: Image.Image) -> _Frame:
         palette = palette_image(with_swatch(image))
         indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-        raw = tuple(_bands(indexed))
         colours = bytes((indexed.getpalette() or [])[: 256 * 3])
-        return self._frame(image, palette, colours, raw, tuple(map(self._pack, raw)))
+        return self._frame(image, palette, colours, tuple(map(self._pack, _bands(indexed))))
 
     def _next(self, last: _Frame, image: Image.Image) -> _Frame | None:
         """The frame after ``last`` by redoing the changed bands, or None if it can't."""
@@ -121,16 +137,18 @@ class FrameEncoder:
             return None
         width, height = image.size
         regions = self._changes(last, image)
+        if regions is None:
+            return None
         if not regions:
             return last
         changed = sorted({band for r in regions for band in range(r[1] // BAND, -(-r[3] // BAND))})
-        raw, packed = list(last.raw), list(last.packed)
+        packed = list(last.packed)
         for first, end in _runs(changed):
             top, bottom = first * BAND, min(height, end * BAND)
             near = [r for r in regions if r[1] < bottom and r[3] > top]
             left, right = min(r[0] for r in near), max(r[2] for r in near)
             # the band's palette indices as they were, with the changed columns mapped anew
-            rows = b"".join(raw[first:end])
+            rows = b"".join(last.raw(band) for band in range(first, end))
             strip = Image.frombytes("P", (width + 1, bottom - top), rows).crop(
                 (1, 0, width + 1, bottom - top)
             )
@@ -141,24 +159,21 @@ class FrameEncoder:
                 return None  # colours the palette lacks: choose them afresh
             strip.paste(patch, (left, 0))
             for band, rows in enumerate(_bands(strip), start=first):
-                raw[band], packed[band] = rows, self._pack(rows)
-        return self._frame(image, last.palette, last.colours, tuple(raw), tuple(packed))
+                packed[band] = self._pack(rows)
+        return self._frame(image, last.palette, last.colours, tuple(packed))
 
-    def _changes(self, last: _Frame, image: Image.Image) -> list[tuple[int, int, int, int]]:
-        """Boxes that hold every pixel where ``image`` differs from ``last``. A picture drawn
-        in parts (:mod:`bot.render.parts`) says which of its boxes can have changed: only
-        those are compared; any other picture is compared whole, band by band."""
+    def _changes(self, last: _Frame, image: Image.Image) -> list[tuple[int, int, int, int]] | None:
+        """Boxes that hold every pixel where ``image`` differs from ``last`` (None if that
+        cannot be told). A picture drawn in parts (:mod:`bot.render.parts`) says which of its
+        boxes can have changed: those, whole; any other picture is compared with the last
+        one, band by band."""
         boxes = changed_boxes(last.parts, image.info.get("parts"))
         if boxes is not None:
             with self._lock:
                 self.counts["by parts"] += 1
-            found = []
-            for box in boxes:
-                inside = ImageChops.difference(last.rgb.crop(box), image.crop(box)).getbbox()
-                if inside is not None:
-                    x, y = box[:2]
-                    found.append((x + inside[0], y + inside[1], x + inside[2], y + inside[3]))
-            return found
+            return boxes
+        if last.rgb is None:
+            return None
         difference = ImageChops.difference(last.rgb, image)
         box = difference.getbbox()
         if box is None:
@@ -180,19 +195,20 @@ class FrameEncoder:
         image: Image.Image,
         palette: Image.Image,
         colours: bytes,
-        raw: tuple[bytes, ...],
         packed: tuple[tuple[bytes, int], ...],
     ) -> _Frame:
+        width, height = image.size
         check = 1
-        for (_data, adler), rows in zip(packed, raw, strict=True):
-            check = _adler32_combine(check, adler, len(rows))
+        for band, (_data, adler) in enumerate(packed):
+            rows = min(BAND, height - band * BAND)
+            check = _adler32_combine(check, adler, (width + 1) * rows)
         stream = (
             b"\x78\x01"
             + b"".join(data for data, _adler in packed)
             + _END
             + struct.pack(">I", check)
         )
-        header = struct.pack(">IIBBBBB", image.width, image.height, 8, 3, 0, 0, 0)
+        header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
         png = b"".join(
             (
                 _SIGNATURE,
@@ -202,9 +218,9 @@ class FrameEncoder:
                 _chunk(b"IEND", b""),
             )
         )
-        return _Frame(
-            image, image.size, palette, colours, raw, packed, png, image.info.get("parts")
-        )
+        parts = image.info.get("parts")
+        kept = None if parts is not None else image  # parts say what changed next time
+        return _Frame(kept, image.size, palette, colours, packed, png, parts)
 
 
 def with_swatch(image: Image.Image) -> Image.Image:

@@ -104,16 +104,17 @@ def compose(
 def changed_boxes(before: object, after: object) -> list[Box] | None:
     """The boxes where a picture drawn by parts (``after``'s ``info["parts"]``) can differ
     from one drawn before (``before``'s), or None when they cannot be compared (either not
-    drawn by parts, or on another background, or in other boxes)."""
+    drawn by parts, or on another background).
+
+    Those are the boxes of the parts that are not in both pictures with the same key: a
+    pixel outside them is either in no part of either picture (background in both) or in a
+    part both pictures drew alike (the boxes of one picture never overlap)."""
     if not (isinstance(before, tuple) and isinstance(after, tuple)):
         return None
     (base_before, parts_before), (base_after, parts_after) = before, after
-    if base_before != base_after or len(parts_before) != len(parts_after):
+    if base_before != base_after:
         return None
-    changed: list[Box] = []
-    for (box_before, key_before), (box, key) in zip(parts_before, parts_after, strict=True):
-        if box_before != box:
-            return None
-        if key_before != key:
-            changed.append(box)
-    return changed
+    old, new = set(parts_before), set(parts_after)
+    changed = [box for box, _key in parts_after if (box, _key) not in old]
+    changed += [box for box, _key in parts_before if (box, _key) not in new]
+    return sorted(set(changed))

@@ -96,5 +96,7 @@ def test_changed_boxes_compares_only_like_pictures() -> None:
     assert changed_boxes(a, (1, (((0, 0, 5, 5), "x"), ((5, 0, 9, 5), "z")))) == [(5, 0, 9, 5)]
     assert changed_boxes(a, a) == []
     assert changed_boxes(a, (2, a[1])) is None  # another background
-    assert changed_boxes(a, (1, a[1][:1])) is None  # other parts
+    # parts gone or new (three dice rolled after six): their boxes, old and new
+    fewer = (1, (((0, 0, 5, 5), "x"), ((5, 0, 7, 5), "w")))
+    assert changed_boxes(a, fewer) == [(5, 0, 7, 5), (5, 0, 9, 5)]
     assert changed_boxes(None, a) is None
