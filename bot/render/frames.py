@@ -145,19 +145,22 @@ class FrameEncoder:
         packed = list(last.packed)
         for first, end in _runs(changed):
             top, bottom = first * BAND, min(height, end * BAND)
-            near = [r for r in regions if r[1] < bottom and r[3] > top]
-            left, right = min(r[0] for r in near), max(r[2] for r in near)
-            # the band's palette indices as they were, with the changed columns mapped anew
+            # the bands' palette indices as they were, with the changed boxes mapped anew
             rows = b"".join(last.raw(band) for band in range(first, end))
             strip = Image.frombytes("P", (width + 1, bottom - top), rows).crop(
                 (1, 0, width + 1, bottom - top)
             )
-            piece = image.crop((left, top, right, bottom))
-            patch = piece.quantize(palette=last.palette, dither=Image.Dither.NONE)
-            error = ImageChops.difference(piece, patch.convert("RGB")).convert("L").histogram()
-            if sum(error[TOLERANCE + 1 :]) > 2 + (right - left) * (bottom - top) // 1000:
-                return None  # colours the palette lacks: choose them afresh
-            strip.paste(patch, (left, 0))
+            for left, upper, right, lower in regions:
+                upper, lower = max(upper, top), min(lower, bottom)
+                if upper >= lower:
+                    continue
+                piece = image.crop((left, upper, right, lower))
+                patch = piece.quantize(palette=last.palette, dither=Image.Dither.NONE)
+                error = ImageChops.difference(piece, patch.convert("RGB")).convert("L")
+                off = sum(error.histogram()[TOLERANCE + 1 :])
+                if off > 2 + (right - left) * (lower - upper) // 1000:
+                    return None  # colours the palette lacks: choose them afresh
+                strip.paste(patch, (left, upper - top))
             for band, rows in enumerate(_bands(strip), start=first):
                 packed[band] = self._pack(rows)
         return self._frame(image, last.palette, last.colours, tuple(packed))
