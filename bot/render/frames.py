@@ -48,6 +48,10 @@ BUDGET = 64 * 1024 * 1024
 drawn in parts is kept as its compressed bands only (about 50 KB for a 960x600 table: the
 parts say what changed); any other also keeps its pixels to compare with (about 1.7 MB)."""
 
+PATCHES = 256
+"""Mapped parts remembered per table palette (a part shown again, as a die put back down,
+is not mapped again)."""
+
 BAND = 24
 """Rows per separately compressed band (smaller: less to redo, slightly larger files)."""
 
@@ -142,6 +146,8 @@ class FrameEncoder:
         if not regions:
             return last
         changed = sorted({band for r in regions for band in range(r[1] // BAND, -(-r[3] // BAND))})
+        drawn = image.info.get("parts")
+        parts = dict(drawn[1]) if isinstance(drawn, tuple) else {}  # box -> what it shows
         packed = list(last.packed)
         for first, end in _runs(changed):
             top, bottom = first * BAND, min(height, end * BAND)
@@ -154,16 +160,35 @@ class FrameEncoder:
                 upper, lower = max(upper, top), min(lower, bottom)
                 if upper >= lower:
                     continue
-                piece = image.crop((left, upper, right, lower))
-                patch = piece.quantize(palette=last.palette, dither=Image.Dither.NONE)
-                error = ImageChops.difference(piece, patch.convert("RGB")).convert("L")
-                off = sum(error.histogram()[TOLERANCE + 1 :])
-                if off > 2 + (right - left) * (lower - upper) // 1000:
+                box = (left, upper, right, lower)
+                patch = self._patch(last.palette, image, box, parts.get(box))
+                if patch is None:
                     return None  # colours the palette lacks: choose them afresh
                 strip.paste(patch, (left, upper - top))
             for band, rows in enumerate(_bands(strip), start=first):
                 packed[band] = self._pack(rows)
         return self._frame(image, last.palette, last.colours, tuple(packed))
+
+    @staticmethod
+    def _patch(
+        palette: Image.Image, image: Image.Image, box: tuple[int, int, int, int], key: object
+    ) -> Image.Image | None:
+        """The box of ``image`` mapped onto ``palette``, or None if its colours are not
+        covered. A box that is one part of a picture drawn in parts (``key``: what the part
+        shows) is mapped once per palette and reused: equal keys, equal pixels."""
+        known: dict[object, Image.Image] = palette.info.setdefault("patches", {})
+        if key is not None and (box, key) in known:
+            return known[(box, key)]
+        piece = image.crop(box)
+        patch = piece.quantize(palette=palette, dither=Image.Dither.NONE)
+        error = ImageChops.difference(piece, patch.convert("RGB")).convert("L")
+        if sum(error.histogram()[TOLERANCE + 1 :]) > 2 + piece.width * piece.height // 1000:
+            return None
+        if key is not None:
+            if len(known) >= PATCHES:
+                known.clear()
+            known[(box, key)] = patch
+        return patch
 
     def _changes(self, last: _Frame, image: Image.Image) -> list[tuple[int, int, int, int]] | None:
         """Boxes that hold every pixel where ``image`` differs from ``last`` (None if that
