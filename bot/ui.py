@@ -355,7 +355,10 @@ async def handle_click(
         async with answers.in_time(interaction, public=True, new_message=True):
             await open_rematch(interaction, game_id)
         return
-    async with answers.in_time(interaction, new_message=action in (HAND, REJOIN)):
+    async with (
+        answers.in_time(interaction, new_message=action in (HAND, REJOIN)),
+        _tables(interaction).answering(),
+    ):
         await _handle_click(interaction, game_id, version, action)
 
 

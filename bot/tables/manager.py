@@ -14,9 +14,10 @@ the Discord layer talks to.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,9 @@ from bot.tables.thinking import Thinker
 from bot.tables.views import Panel
 
 log = logging.getLogger(__name__)
+
+ANSWERS_FIRST = 0.1
+"""Seconds a redraw nobody waits on holds back while people's clicks are being answered."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class TableManager:
         self.restorer = Restorer(self)
         self._tables: dict[int, Table] = {}
         self._loading = asyncio.Lock()
+        self._answering = 0
+        self._calm = asyncio.Event()
+        self._calm.set()
         self._background: set[asyncio.Task[None]] = set()
 
     # --- lookup ------------------------------------------------------------------------
@@ -419,6 +426,20 @@ class TableManager:
         """The public message: pure function of the table (rendering happens here)."""
         return panels.public_panel(table, self.timeout_for(table))
 
+    @contextlib.asynccontextmanager
+    async def answering(self) -> AsyncIterator[None]:
+        """A person's click is being answered: redraws nobody waits on (an AI's move on
+        another table) hold back meanwhile, up to :data:`ANSWERS_FIRST`, so the drawing
+        for the click does not share the processor with them."""
+        self._answering += 1
+        self._calm.clear()
+        try:
+            yield
+        finally:
+            self._answering -= 1
+            if not self._answering:
+                self._calm.set()
+
     async def refresh(
         self,
         table: Table,
@@ -436,6 +457,10 @@ class TableManager:
             revision = self._revision(table)
             if respond is None and not force and table.shown_version == revision:
                 return
+            if respond is None and not self._calm.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
+                revision = self._revision(table)  # it may have moved on meanwhile
             panel = await asyncio.to_thread(self.public_panel, table)
             self.presenter.private_changed(table)
             if respond is not None:

@@ -316,3 +316,38 @@ async def test_a_version_the_table_has_not_reached_is_refused(manager: TableMana
     assert table.state is not None and table.state.totals == [0, 0]
     await manager.act(table.id, ALICE.id, "add1", table.record.version)  # the real one works
     assert table.state.totals == [1, 0]
+
+
+async def test_redraws_nobody_waits_on_hold_back_while_a_click_is_answered(
+    manager: TableManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An AI's move on one table is drawn after the click being answered on another (or
+    after ANSWERS_FIRST at the latest), so the click's picture is not slowed by it."""
+    from bot.tables import manager as core
+
+    table = await _game(manager, ALICE, BOB)
+    recorder = manager.presenter
+    assert isinstance(recorder, Recorder)
+    shown = len(recorder.shown)
+    monkeypatch.setattr(core, "ANSWERS_FIRST", 30.0)
+    async with manager.answering():
+        redraw = asyncio.create_task(manager.refresh(table, force=True))
+        await asyncio.sleep(0.2)
+        assert len(recorder.shown) == shown  # held back while the click is answered
+        answered: list[Panel] = []
+
+        async def respond(panel: Panel) -> None:
+            answered.append(panel)
+
+        other = await _game(manager, CAROL)
+        await asyncio.wait_for(manager.refresh(other, respond=respond), 10)
+        assert len(answered) == 1  # a click's own answer is never held back
+    await asyncio.wait_for(redraw, 10)  # drawn as soon as the click is answered
+    assert len(recorder.shown) == shown + 1
+    # never held back for long: a click that takes too long does not starve the others
+    monkeypatch.setattr(core, "ANSWERS_FIRST", 0.05)
+    async with manager.answering():
+        started = asyncio.get_running_loop().time()
+        await manager.refresh(table, force=True)
+        waited = asyncio.get_running_loop().time() - started
+    assert waited >= 0.045 and len(recorder.shown) == shown + 2
