@@ -453,14 +453,14 @@ class TableManager:
         request instead of an answer plus an edit); it is always called, even when the
         message is already current, because the click needs its answer.
         """
+        if respond is None and not self._calm.is_set():
+            # (outside the table's lock: a click on this very table must not wait on it)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
         async with table.refresh_lock:
             revision = self._revision(table)
             if respond is None and not force and table.shown_version == revision:
                 return
-            if respond is None and not self._calm.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
-                revision = self._revision(table)  # it may have moved on meanwhile
             panel = await asyncio.to_thread(self.public_panel, table)
             self.presenter.private_changed(table)
             if respond is not None:
