@@ -25,7 +25,23 @@ figures of one or more such files together.
 Figures on the shared 2-core development machine (several other jobs beside it, so the times
 are on the high side), win share with its 95% interval, fair share in brackets:
 
-(filled in by the final run)
+Flux (hard at 128 worlds with its own trick-hungry style; hard-vs-normal only 100 games per
+seat count, seeds 0-99, as the machine was heavily loaded; easy 300 games):
+
+ 3 seats  hard vs normal        53.0%  (95% CI 43.3%-62.5%)  fair 33.3%  ratio 1.59x
+          easy vs normal        20.0%  (95% CI 15.9%-24.9%)              ratio 0.60x
+          easy vs random-legal  78.0%  (95% CI 73.0%-82.3%)              ratio 2.34x
+ 4 seats  hard vs normal        43.0%  (95% CI 33.7%-52.8%)  fair 25.0%  ratio 1.72x
+          easy vs normal        14.0%  (95% CI 10.5%-18.4%)              ratio 0.56x
+          easy vs random-legal  63.0%  (95% CI 57.4%-68.3%)              ratio 2.52x
+ 5 seats  hard vs normal        29.0%  (95% CI 21.0%-38.5%)  fair 20.0%  ratio 1.45x
+          easy vs normal        12.0%  (95% CI  8.8%-16.2%)              ratio 0.60x
+          easy vs random-legal  46.7%  (95% CI 41.1%-52.3%)              ratio 2.33x
+ decision time at 5 seats: easy mean 0.1 ms (p95 0.4); normal 0.2 ms (p95 0.6); hard mean
+ 413 ms, p95 999 ms (max 114 s: the process was starved by other jobs at the lowest
+ priority, so these hard times are far above an idle machine's).
+
+(QuantumPoker and Quantum Fingers: filled in by their final runs)
 
 Run: ``.venv/bin/python bench/bench_levels_cards.py [--game flux] [--seats 3,4,5]
 [--games 200] [--easy-games 400] [--budget S] [--jobs 1] [--start 0]

@@ -16,7 +16,11 @@
 * Claims, a call after a flux and the best five for poker are always taken.
 * Levels (:func:`decide`): "normal" is all of the above; "easy" makes a random legal move
   some of the time; "hard" searches tricks and commands by determinization and rollouts
-  (:mod:`bot.engines.flux_search`).
+  (:mod:`bot.engines.flux_search`), and where the search finds nothing clearly better, and
+  in its own rollouts, it plays in its own :class:`Style`: it values taking a trick (a
+  point and command, so the call) far above a slightly better hand. Alone against normal
+  seats that style wins about 1.1x its fair share at 4 and 5 seats where the normal style
+  wins 1.0x (bench of 1,200-1,500 games per setting); normal keeps its own style.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -47,6 +52,27 @@ if TYPE_CHECKING:
 
 CALL_SAFETY = 0.5  # call when opponents are at least this likely all to be worse
 POKER_WEIGHT = 1.2  # distance points one unit of poker potential is worth (face turn-up)
+
+
+@dataclass(frozen=True)
+class Style:
+    """The policy's judgement calls: when to call and how much taking a trick is worth."""
+
+    call_safety: float = CALL_SAFETY
+    """Call when the opponents are at least this likely all to be worse."""
+    call_floor: float = 0.3
+    """... or this likely, when no discard is expected to improve the hand."""
+    command_near: float = 2.5
+    """Badness a trick won is worth (last to play) when the hand is within 3 of the target."""
+    command_far: float = 1.0
+    """... and when it is further off; half of either when others play after."""
+
+
+NORMAL = Style()
+"""The normal level's style (and every other seat's in the hard level's rollouts)."""
+HARD = Style(command_near=14.0, command_far=8.0)
+"""The hard level's own style: its move when the search finds nothing clearly better, and
+its play in its own rollouts."""
 
 
 @cache
@@ -115,7 +141,7 @@ def _without(hand: Sequence[str], indices: Sequence[int]) -> list[str]:
     return [c for i, c in enumerate(hand) if i not in skip]
 
 
-def choose_action(obs: FluxObservation, rng: random.Random) -> str:
+def choose_action(obs: FluxObservation, rng: random.Random, style: Style = NORMAL) -> str:
     """The AI's move for the observed seat (one-step forms only)."""
     if obs.phase == "claim":
         return "claim" if obs.can_claim else "pass"
@@ -127,8 +153,8 @@ def choose_action(obs: FluxObservation, rng: random.Random) -> str:
         _, five = best_five(obs.hand)
         return "show:" + ",".join(five)
     if obs.phase == "trick":
-        return play_card(obs)
-    return command_action(obs)
+        return play_card(obs, style)
+    return command_action(obs, style)
 
 
 def _judge(obs: FluxObservation) -> Judge:
@@ -136,7 +162,7 @@ def _judge(obs: FluxObservation) -> Judge:
     return Judge(obs.target, obs.point_dice[seat], obs.rules)
 
 
-def play_card(obs: FluxObservation) -> str:
+def play_card(obs: FluxObservation, style: Style = NORMAL) -> str:
     """Keep the hand near the target; win the trick when command is worth it."""
     seat = obs.seat if obs.seat is not None else 0
     rules = obs.rules
@@ -147,7 +173,7 @@ def play_card(obs: FluxObservation) -> str:
     players = sum(obs.active)
     last = len(plays) == players - 1
     weight = poker_weight(obs)
-    command = 2.5 if now <= 3 else 1.0
+    command = style.command_near if now <= 3 else style.command_far
     best: tuple[float, str] | None = None
     for code in dict.fromkeys(hand):
         rest = list(hand)
@@ -189,7 +215,7 @@ def best_discard(obs: FluxObservation) -> tuple[float, float, list[str]]:
     return best
 
 
-def command_action(obs: FluxObservation) -> str:
+def command_action(obs: FluxObservation, style: Style = NORMAL) -> str:
     """Call when the hand is good enough; otherwise make the best discard."""
     rules = obs.rules
     judge = _judge(obs)
@@ -197,7 +223,7 @@ def command_action(obs: FluxObservation) -> str:
     opponents = sum(obs.active) - 1
     safe = (1 - judge.p_worse_than(now)) ** opponents
     _, expected, thrown = best_discard(obs)
-    if safe >= CALL_SAFETY or (safe >= 0.3 and expected >= now):
+    if safe >= style.call_safety or (safe >= style.call_floor and expected >= now):
         return "call"
     return "discard:" + ",".join(thrown)
 
@@ -288,7 +314,7 @@ def decide(
     ``time.monotonic()`` instant; normal play elsewhere)."""
     if level == "easy":
         return easy_action(obs, rng)
-    normal = choose_action(obs, rng)
+    normal = choose_action(obs, rng, HARD if level == "hard" else NORMAL)
     if level == "hard":
         from bot.engines.flux_search import hard_action, searchable
 

@@ -2,10 +2,12 @@
 
 The hard level samples the cards the seat cannot see (the other hands and the order of the
 shoe) from the cards it has not seen anywhere, plays each candidate move on every sample and
-rolls the hand out to its end (value game and poker) with the normal policy for every seat,
-each deciding from its own view of the sample. A candidate's worth is the seat's points over
-the rest of the hand less the average of the others'; the best average over the samples is
-played (perfect-information Monte Carlo).
+rolls the hand out to its end (value game and poker) with the normal policy for every other
+seat and the hard level's own style (:data:`~bot.engines.flux_ai.HARD`) for itself, each
+deciding from its own view of the sample. A candidate's worth is the seat's points over
+the rest of the hand less the average of the others' (in the game's last hands: its chance
+to win the game, :class:`Standing`); the best average over the samples is played when it
+stands clear of the noise (perfect-information Monte Carlo).
 
 The simulator is :mod:`bot.engines.flux_sim`. Variants that change the command itself (16,
 Temporal flux) are not simulated: there the hard level plays as normal. Only the
@@ -20,6 +22,7 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from bot.engines import flux_ai
 from bot.engines.cards import standard_deck
 from bot.engines.flux_ai import Judge, poker_potential, poker_weight
 from bot.engines.flux_rules import Rules, hand_value, unique_top
@@ -168,16 +171,19 @@ def hard_action(
         moves.append(normal)
     runs: dict[str, list[float]] = {m: [] for m in moves}
     parsed = {m: parse(m) for m in moves}
-    standing = (
-        Standing(obs, random.Random(rng.random())) if TO_WIN and Standing.covers(obs) else None
-    )
     dealer = Dealer(obs)
+    standing = None
+    if TO_WIN and Standing.covers(obs):
+        standing = Standing(obs, random.Random(rng.random()))
+        if standing.hands_after(obs) > TO_WIN_HANDS:
+            standing = None  # far from the end points over the others judge better
     prior = Prior(obs, dealer) if PRIOR and Prior.helps(obs, dealer) else None
     budget = samples * len(moves)  # rollouts: a move dropped leaves more worlds to the rest
     done = 0
     while budget >= len(moves) and (deadline is None or time.monotonic() < deadline):
         seed = rng.random()
         world = dealer.deal(random.Random(seed)) if prior is None else prior.deal(seed)
+        world.styles = {me: flux_ai.HARD}  # the others play as the normal level does
         values = {}
         for move in moves:
             if deadline is not None and time.monotonic() >= deadline:
@@ -236,6 +242,10 @@ FUTURES = 64
 TO_WIN = True
 """Judge a hand's end by the chance to win the game (where the model covers the variants)
 rather than by points over the others'."""
+TO_WIN_HANDS = 1
+"""Play for the game only when at most this many hands are expected after the current one:
+earlier, a few points move the chance to win too little to rise above the sampling noise,
+and points over the others are the sharper measure."""
 PRIOR = True
 """Weight the dealt hands of the others by how near the target normal play keeps a hand."""
 PRIOR_DRAWS = 4
@@ -319,8 +329,16 @@ class Standing:
         rules = obs.rules
         return not ({"3", "8", "15", "18", "22"} & set(rules.keys) or rules.anti)
 
+    def hands_after(self, obs: FluxObservation) -> int:
+        """The hands expected after the current one, judged from the cards left now (the
+        current hand's remaining draws are not taken off: an upper bound)."""
+        return self._hands(obs.cards_left, len(obs.burned))
+
     def hands_left(self, sim: Sim) -> int:
-        shoe, burned, hands = len(sim.shoe), len(sim.burned), 0
+        return self._hands(len(sim.shoe), len(sim.burned))
+
+    def _hands(self, shoe: int, burned: int) -> int:
+        hands = 0
         while shoe > 0 and shoe + burned >= HAND_SIZE * self.players + 1:
             hands += 1
             shoe -= round(self.per_hand)

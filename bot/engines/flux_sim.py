@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from bot.engines.cards import JACK, KING, SUITS, card
-from bot.engines.flux_ai import CALL_SAFETY, POKER_WEIGHT, draw_distribution
+from bot.engines.flux_ai import NORMAL, POKER_WEIGHT, Style, draw_distribution
 from bot.engines.flux_rules import (
     Rules,
     badness,
@@ -261,6 +261,7 @@ class Sim:
         self.roll = roll
         self.gained = [0] * self.n
         self.out: list[int] = []
+        self.styles: dict[int, Style] = {}  # seats playing other than normal in rollouts
 
     def copy(self, roll: Callable[[int, int], int]) -> Sim:
         twin = Sim.__new__(Sim)
@@ -457,7 +458,8 @@ def play_card(sim: Sim, seat: int) -> int:
     plays = sim.trick
     last = len(plays) == sim.players - 1
     weight = sim.poker_weight
-    bonus = 2.5 if now <= 3 else 1.0
+    style = sim.styles.get(seat, NORMAL)
+    bonus = style.command_near if now <= 3 else style.command_far
     if not last:
         bonus *= 0.5
     strength = sim.strength
@@ -515,7 +517,8 @@ def command(sim: Sim, seat: int) -> Move:
                 best_score, best_expected = score, expected
                 best = tuple(hand[i] for i in combo)
     assert best is not None
-    if safe >= CALL_SAFETY or (safe >= 0.3 and best_expected >= now):
+    style = sim.styles.get(seat, NORMAL)
+    if safe >= style.call_safety or (safe >= style.call_floor and best_expected >= now):
         return ("call",)
     return ("d", best)
 

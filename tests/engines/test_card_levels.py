@@ -228,9 +228,11 @@ def _flux_sim(state: FluxState) -> flux_sim.Sim:
 
 @pytest.mark.parametrize("variants", ["", "1,3", "12,19", "20", "21", "2,4,5"])
 def test_flux_simulator_plays_hands_as_the_engine(variants: str) -> None:
-    """Hands played side by side: the same hands after every move, the normal policy's same
-    choices on the simulator, and the same points at the end of the hand."""
+    """Hands played side by side: the same hands after every move, the policy's same
+    choices on the simulator (seat 0 in the hard level's own style, the rest normal), and
+    the same points at the end of the hand."""
     checked = 0
+    styled = 0
     for seed in range(6):
         state = FLUX.new_game(FluxConfig(variants=variants), 3 + seed % 3, seed)
         rng = random.Random(seed)
@@ -241,7 +243,11 @@ def test_flux_simulator_plays_hands_as_the_engine(variants: str) -> None:
             obs = FLUX.observe(state, seat)
             if sim is None and state.phase == "trick" and not state.trick:
                 sim, start_scores = _flux_sim(state), list(state.scores)
-            move = flux_ai.choose_action(obs, rng)
+                sim.styles = {0: flux_ai.HARD}
+            style = flux_ai.HARD if seat == 0 else flux_ai.NORMAL
+            move = flux_ai.choose_action(obs, rng, style)
+            if seat == 0 and move != flux_ai.choose_action(obs, rng):
+                styled += 1
             if sim is not None and sim.phase != "done":
                 assert sim.to_act == seat
                 if state.phase in ("trick", "command"):
@@ -260,6 +266,7 @@ def test_flux_simulator_plays_hands_as_the_engine(variants: str) -> None:
                 sim = None
                 checked += 1
     assert checked >= 6
+    assert styled  # the hard style made moves of its own, matched on the simulator
 
 
 def _qpoker_sim(state: QPokerState) -> qpoker_search.Sim:

@@ -208,3 +208,30 @@ def test_flux_the_game_model_counts_the_hands_left() -> None:
     assert standing.hands_left(sim) == 0
     sim.rollout()
     assert 0.0 <= standing.value(sim) <= 1.0
+
+
+def test_flux_plays_for_the_game_only_near_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Early hands are judged by points over the others; from :data:`TO_WIN_HANDS` hands
+    before the end the search judges by the chance to win the game."""
+    decisions = [obs for obs, _ in _flux_decisions(3, range(1))]
+    first, last = decisions[0], decisions[-1]
+    standing = flux_search.Standing(first, random.Random(1))
+    assert standing.hands_after(first) > flux_search.TO_WIN_HANDS
+    assert standing.hands_after(last) <= flux_search.TO_WIN_HANDS
+    used: list[float] = []
+    real = flux_search.Standing.value
+
+    def spy(self: flux_search.Standing, sim: flux_sim.Sim) -> float:
+        used.append(real(self, sim))
+        return used[-1]
+
+    monkeypatch.setattr(flux_search.Standing, "value", spy)
+    normal = flux_ai.choose_action(first, random.Random(0))
+    flux_search.hard_action(first, random.Random(4), normal, samples=4)
+    assert not used
+    for obs in decisions[::-1]:
+        normal = flux_ai.choose_action(obs, random.Random(0))
+        if len(flux_search.candidates(obs)) > 1:
+            flux_search.hard_action(obs, random.Random(4), normal, samples=4)
+            break
+    assert used and all(0.0 <= u <= 1.0 for u in used)
