@@ -41,7 +41,23 @@ seat count, seeds 0-99, as the machine was heavily loaded; easy 300 games):
  413 ms, p95 999 ms (max 114 s: the process was starved by other jobs at the lowest
  priority, so these hard times are far above an idle machine's).
 
-(QuantumPoker and Quantum Fingers: filled in by their final runs)
+QuantumPoker (hard at 32 worlds, playing for the match from the round before the last;
+``--game qpoker --seats 3,4,5 --games 900 --easy-games 400 --jobs 2``):
+
+ 3 seats  hard vs normal        65.1%  (95% CI 61.9%-68.2%)  fair 33.3%  ratio 1.95x
+          easy vs normal        19.0%  (95% CI 15.5%-23.1%)              ratio 0.57x
+          easy vs random-legal  71.0%  (95% CI 66.4%-75.2%)              ratio 2.13x
+ 4 seats  hard vs normal        43.5%  (95% CI 40.2%-46.7%)  fair 25.0%  ratio 1.74x
+          easy vs normal        14.8%  (95% CI 11.6%-18.6%)              ratio 0.59x
+          easy vs random-legal  60.7%  (95% CI 55.9%-65.4%)              ratio 2.43x
+ 5 seats  hard vs normal        35.8%  (95% CI 32.7%-39.0%)  fair 20.0%  ratio 1.79x
+          easy vs normal        10.7%  (95% CI  8.1%-14.2%)              ratio 0.54x
+          easy vs random-legal  53.0%  (95% CI 48.1%-57.8%)              ratio 2.65x
+ decision time at 5 seats (that run, other jobs beside it): easy mean 3.0 ms (p95 11.6),
+ normal 5.1 ms (p95 9.6), hard 133 ms (p95 222). Its maxima are not shown: the run was
+ paused now and then for other measurements; see the timing run below.
+
+Quantum Fingers: see bench/bench_levels_fingers.py (its own benchmark).
 
 Run: ``.venv/bin/python bench/bench_levels_cards.py [--game flux] [--seats 3,4,5]
 [--games 200] [--easy-games 400] [--budget S] [--jobs 1] [--start 0]

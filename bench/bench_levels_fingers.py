@@ -18,9 +18,29 @@ here asserts.
 Figures on the shared 2-core development machine (several other jobs running), win share with
 its 95% interval, fair share in brackets:
 
-Not yet recorded here: the first full run at the current work count (2,000 / seats²
-predictions per decision) was still going when this file landed. Run it and write the
-figures in this table.
+``--seats 3,4,5 --games 500 --easy-games 300 --jobs 2`` (2,000 / seats² predictions per
+decision, deadline 1 s; other benchmarks at the same time, so the deadline cut 0 of 1,933
+hard decisions at 3 seats, 355 of 2,773 at 4 and 745 of 2,318 at 5 — those decisions were
+weaker than the work count allows):
+
+ 3 seats  hard vs normal        66.8%  (95% CI 62.6%-70.8%)  fair 33.3%  ratio 2.00x
+          wins by seat: 167/167 from seat 1, 167/167 from seat 2, 0/166 from seat 3
+          easy vs normal        18.3%  (95% CI 14.4%-23.1%)              ratio 0.55x
+          easy vs random-legal  52.3%  (95% CI 46.7%-57.9%)              ratio 1.57x
+ 4 seats  hard vs normal        70.0%  (95% CI 65.8%-73.9%)  fair 25.0%  ratio 2.80x
+          wins by seat: 69/125, 82/125, 125/125, 74/125
+          easy vs normal         8.3%  (95% CI  5.7%-12.0%)              ratio 0.33x
+          easy vs random-legal  49.3%  (95% CI 43.7%-55.0%)              ratio 1.97x
+ 5 seats  hard vs normal        37.4%  (95% CI 33.3%-41.7%)  fair 20.0%  ratio 1.87x
+          wins by seat: 14/100, 33/100, 55/100, 59/100, 26/100
+          easy vs normal         5.7%  (95% CI  3.6%- 8.9%)              ratio 0.28x
+          easy vs random-legal  52.7%  (95% CI 47.0%-58.2%)              ratio 2.63x
+
+At 3 seats every game from a given seat is the same game: there is no deal (hands start
+undetermined), normal's choices there involve no chance, and hard's search is seeded by its
+observation, so the 500 games are three games repeated; the interval above overstates what
+they show. What they show exactly: hard wins from the first and second seat and loses from
+the third, 2 of 3 (2.0x). At 4 and 5 seats the games differ from seed to seed.
 
 Run: ``.venv/bin/python bench/bench_levels_fingers.py [--seats 3,4,5] [--games 200]
 [--easy-games 400] [--budget 1.0] [--jobs 1] [--timing 8]``
