@@ -37,8 +37,8 @@ weaker than the work count allows):
           easy vs random-legal  52.7%  (95% CI 47.0%-58.2%)              ratio 2.63x
 
 At 3 seats every game from a given seat is the same game: there is no deal (hands start
-undetermined), normal's choices there involve no chance, and hard's search is seeded by its
-observation, so the 500 games are three games repeated; the interval above overstates what
+undetermined), normal's choices there never came down to a tie it breaks at random, and
+hard's search uses a fixed model seed, so the 500 games are three games repeated; the interval above overstates what
 they show. What they show exactly: hard wins from the first and second seat and loses from
 the third, 2 of 3 (2.0x). At 4 and 5 seats the games differ from seed to seed.
 
