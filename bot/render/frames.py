@@ -18,8 +18,10 @@ its own, and for the next picture:
 * otherwise (a new colour, a new size, an unknown table): colours chosen afresh as in
   :func:`to_png`, every band compressed, and that palette kept for the next pictures.
 
-The picture is rendered in full every time, so nothing drawn can go stale; what is reused
-is only the encoding of identical rows. Pixels differ from a fresh :func:`to_png` of the same
+The picture is rendered in full every time. What is reused is the encoding of rows that did
+not change: found by comparing pixels, or, for a picture drawn in parts, told by the parts'
+keys (which hold every input a part draws; the renderers' tests check that over long seeded
+games, and a stale key would show in the picture itself before it reached here). Pixels differ from a fresh :func:`to_png` of the same
 picture only by which of two close colours an edge pixel lands on (the check keeps all but a
 handful of mapped pixels within :data:`TOLERANCE`).
 """
