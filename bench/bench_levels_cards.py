@@ -25,9 +25,8 @@ figures of one or more such files together.
 Figures on the shared 2-core development machine (several other jobs beside it, so the times
 are on the high side), win share with its 95% interval, fair share in brackets:
 
-Flux (hard at 128 worlds with its own trick-hungry style; hard-vs-normal 300 games at 3 and
-4 seats (seeds 0-299), 100 at 5 seats (seeds 0-99; a longer run did not fit in the time);
-easy 300 games):
+Flux (hard at 128 worlds with its own trick-hungry style; hard-vs-normal 300 games per seat
+count, seeds 0-299; easy 300 games):
 
  3 seats  hard vs normal        53.3%  (95% CI 47.7%-58.9%)  fair 33.3%  ratio 1.60x
           easy vs normal        20.0%  (95% CI 15.9%-24.9%)              ratio 0.60x
@@ -35,7 +34,7 @@ easy 300 games):
  4 seats  hard vs normal        36.7%  (95% CI 31.4%-42.3%)  fair 25.0%  ratio 1.47x
           easy vs normal        14.0%  (95% CI 10.5%-18.4%)              ratio 0.56x
           easy vs random-legal  63.0%  (95% CI 57.4%-68.3%)              ratio 2.52x
- 5 seats  hard vs normal        29.0%  (95% CI 21.0%-38.5%)  fair 20.0%  ratio 1.45x
+ 5 seats  hard vs normal        28.3%  (95% CI 23.5%-33.7%)  fair 20.0%  ratio 1.42x
           easy vs normal        12.0%  (95% CI  8.8%-16.2%)              ratio 0.60x
           easy vs random-legal  46.7%  (95% CI 41.1%-52.3%)              ratio 2.33x
  decision time at 5 seats: easy mean 0.1 ms (p95 0.4); normal 0.2 ms (p95 0.6); hard mean
