@@ -245,7 +245,7 @@ class Sim:
         self.trump = card(turnup).suit if turnup else None
         self.value = values(rules)
         self.strength = strengths(self.trump, rules.truco)
-        worth = poker_points(turnup, rules)
+        worth = self.poker_worth = poker_points(turnup, rules)
         self.poker_weight = POKER_WEIGHT if turnup and card(turnup).is_face and worth else 0.0
         self.phase = phase
         self.trick = trick
@@ -296,6 +296,12 @@ class Sim:
     def total(self, seat: int) -> int:
         value = self.value
         return sum(value[c] for c in self.hands[seat])
+
+    def weight(self, style: Style) -> float:
+        """The poker weight ``style`` plays with in this hand."""
+        if style.poker_per_point:
+            return style.poker_per_point * self.poker_worth
+        return self.poker_weight
 
     def value_of(self, seat: int) -> int:
         return best_value(self.total(seat), self.point_dice[seat], self.target, self.rules)
@@ -457,8 +463,8 @@ def play_card(sim: Sim, seat: int) -> int:
     now = judge.bad(total)
     plays = sim.trick
     last = len(plays) == sim.players - 1
-    weight = sim.poker_weight
     style = sim.styles.get(seat, NORMAL)
+    weight = sim.weight(style)
     bonus = style.command_near if now <= 3 else style.command_far
     if not last:
         bonus *= 0.5
@@ -498,7 +504,8 @@ def command(sim: Sim, seat: int) -> Move:
     total = sum(value[c] for c in hand)
     now = judge.bad(total)
     safe = (1 - p_better(now, target, rules)) ** (sim.players - 1)
-    weight = sim.poker_weight
+    style = sim.styles.get(seat, NORMAL)
+    weight = sim.weight(style)
     low, high = sim.discard_range
     best_score = best_expected = 0.0
     best: tuple[int, ...] | None = None
@@ -517,7 +524,6 @@ def command(sim: Sim, seat: int) -> Move:
                 best_score, best_expected = score, expected
                 best = tuple(hand[i] for i in combo)
     assert best is not None
-    style = sim.styles.get(seat, NORMAL)
     if safe >= style.call_safety or (safe >= style.call_floor and best_expected >= now):
         return ("call",)
     return ("d", best)

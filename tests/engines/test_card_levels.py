@@ -16,6 +16,7 @@ from bot.engines import (
     fingers_ai,
     fingers_search,
     flux_ai,
+    flux_rules,
     flux_search,
     flux_sim,
     qpoker_ai,
@@ -24,6 +25,7 @@ from bot.engines import (
 from bot.engines.base import Rng
 from bot.engines.fingers import FingersConfig, FingersEngine, FingersState
 from bot.engines.flux import FluxConfig, FluxEngine, FluxState
+from bot.engines.flux_rules import Rules
 from bot.engines.qpoker import QPokerConfig, QPokerEngine, QPokerState
 
 FINGERS = FingersEngine()
@@ -315,3 +317,47 @@ def test_qpoker_simulator_plays_rounds_as_the_engine(n: int) -> None:
                             [q.value, q.shown, q.superposed, q.doubled] for q in state.qubits[s]
                         ] or any(q[2] for q in row)
             assert sim.over
+
+
+def _command_sim(hands: list[list[str]], target: int, turnup: str) -> flux_sim.Sim:
+    """Seat 0 in command with two cards to throw, the shoe a fixed run of cards."""
+    shoe = flux_sim.encode(["2S", "3H", "4S", "5H", "6S", "7H", "8S", "9H"] * 3)
+    return flux_sim.Sim(
+        Rules(),
+        [flux_sim.encode(h) for h in hands],
+        shoe,
+        [],
+        active=[True] * len(hands),
+        target=target,
+        turnup=turnup,
+        phase="command",
+        trick=[],
+        leader=0,
+        turn=None,
+        tricks_won=1,
+        max_tricks=None,
+        commander=0,
+        discard_range=(2, 2),
+        bullseye_bonus=10,
+        bonus_trick=None,
+        point_dice=[[] for _ in hands],
+        roll=random.Random(0).randint,
+    )
+
+
+def test_hard_style_weighs_poker_by_the_points_at_stake() -> None:
+    """Normal play thinks of poker only when a face card is turned up; the hard style gives
+    it weight in proportion to what the poker game is worth, on the engine's policy and on
+    the simulator alike."""
+    assert flux_ai.HARD.poker_per_point > 0
+    sim = _command_sim([["2H"] * 7, ["3H"] * 7], 9, "9C")
+    assert sim.weight(flux_ai.NORMAL) == 0.0
+    assert sim.weight(flux_ai.HARD) == pytest.approx(9 * flux_ai.HARD.poker_per_point)
+    face = _command_sim([["2H"] * 7, ["3H"] * 7], 9, "KC")
+    assert face.weight(flux_ai.NORMAL) == flux_ai.POKER_WEIGHT
+    state, seat = _flux_midgame(4, 1, "command")
+    obs = FLUX.observe(state, seat)
+    points = flux_rules.poker_points(obs.turnup, obs.rules)
+    assert flux_ai.poker_weight(obs, flux_ai.HARD) == pytest.approx(
+        points * flux_ai.HARD.poker_per_point
+    )
