@@ -26,10 +26,10 @@ Figures on the shared 2-core development machine (several other jobs beside it, 
 are on the high side), win share with its 95% interval, fair share in brackets:
 
 Flux (hard at 128 worlds with its own trick-hungry style that also weighs poker at every
-turn-up; ``--game flux --only hard --games 900 --jobs 2``, seeds 0-899, 4 and 5 seats; easy 300 games,
+turn-up; ``--game flux --only hard --games 900 --jobs 2``, seeds 0-899; easy 300 games,
 unchanged since easy and normal play as before):
 
- 3 seats  hard vs normal        (not rerun: the 900-game run did not finish in the session)
+ 3 seats  hard vs normal        54.8%  (95% CI 51.5%-58.0%)  fair 33.3%  ratio 1.64x
           easy vs normal        20.0%  (95% CI 15.9%-24.9%)              ratio 0.60x
           easy vs random-legal  78.0%  (95% CI 73.0%-82.3%)              ratio 2.34x
  4 seats  hard vs normal        37.1%  (95% CI 34.0%-40.3%)  fair 25.0%  ratio 1.48x
@@ -41,8 +41,8 @@ unchanged since easy and normal play as before):
  decision time at 5 seats: easy mean 0.1 ms (p95 0.4); normal 0.2 ms (p95 0.5, max 12.2);
  hard mean 261 ms, p95 775 ms (max 2.7 s, while a test run shared the machine at the same
  priority). Before the poker weight (trick-hungry style only, seeds 0-299): 53.3%, 36.7%
- and 28.3% (1.60x, 1.47x, 1.42x) at 3, 4 and 5 seats; the same seeds now give 38.0% and
- 31.0% at 4 and 5 seats.
+ and 28.3% (1.60x, 1.47x, 1.42x) at 3, 4 and 5 seats; the same seeds now give 56.3%, 38.0%
+ and 31.0%.
 
 QuantumPoker (hard at 32 worlds, playing for the match from the round before the last;
 ``--game qpoker --seats 3,4,5 --games 900 --easy-games 400 --jobs 2``):
