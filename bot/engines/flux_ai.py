@@ -135,10 +135,10 @@ def poker_potential(codes: Sequence[str]) -> float:
     return made + flush
 
 
-def poker_weight(obs: FluxObservation, style: Style | None = None) -> float:
+def poker_weight(obs: FluxObservation, style: Style = NORMAL) -> float:
     """How much poker matters: only when the turn-up is a face card worth points (or, in a
     style that says so, in proportion to the points at stake)."""
-    if style is not None and style.poker_per_point:
+    if style.poker_per_point:
         return style.poker_per_point * poker_points(obs.turnup, obs.rules)
     if obs.turnup is None or not card(obs.turnup).is_face:
         return 0.0
