@@ -18,15 +18,12 @@
   some of the time; "hard" searches tricks and commands by determinization and rollouts
   (:mod:`bot.engines.flux_search`), and where the search finds nothing clearly better, and
   in its own rollouts, it plays in its own :class:`Style`: it values taking a trick (a
-  point and command, so the call) far above a slightly better hand, weighing a card that
-  leads the trick by the chance it holds against the seats still to play (normal gives
-  any such card half the bonus, so it leads a low card as gladly as the ace of trumps),
-  and it keeps poker in mind whatever the turn-up, in proportion to what the poker game
-  is worth (normal thinks of poker only under a face card). Alone against normal seats
-  that style wins about 1.16x its fair share at 5 seats where the normal style wins 1.0x
-  (8,000 games per setting: 1.06x with the trick bonus alone, 1.09x with poker weighed
-  too, 1.15x / 1.16x / 1.17x / 1.14x with the chance of holding at 0.3 / 0.5 / 0.7 / 1);
-  normal keeps its own style.
+  point and command, so the call) far above a slightly better hand, and it keeps poker
+  in mind whatever the turn-up, in proportion to what the poker game is worth (normal
+  thinks of poker only under a face card). Alone against normal seats that style wins
+  about 1.1x its fair share at 5 seats where the normal style wins 1.0x (8,000 games per
+  setting: 1.06x with the trick bonus alone, 1.10x with poker weighed too); normal keeps
+  its own style.
 """
 
 from __future__ import annotations

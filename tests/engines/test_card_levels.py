@@ -376,7 +376,6 @@ def test_hard_style_weighs_a_trick_by_the_chance_its_card_holds() -> None:
     hands = [["AC", "AS", *["AD"] * 5], ["3H"] * 7, ["4H"] * 7, ["6H"] * 7]
     sim = _command_sim(hands, 9, "9C")  # clubs are trumps
     sim.phase, sim.turn, sim.commander = "trick", 0, None
-    # normal: the first of the two aces worth the same
-    assert flux_sim.decode([flux_sim.play_card(sim, 0)]) == ["AS"]
+    assert flux_sim.decode([flux_sim.play_card(sim, 0)]) == ["AS"]  # normal: the first of two equal aces
     sim.styles = {0: flux_ai.HARD}
     assert flux_sim.decode([flux_sim.play_card(sim, 0)]) == ["AC"]
