@@ -36,7 +36,7 @@ from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from bot.engines.cards import card, standard_deck
+from bot.engines.cards import card
 from bot.engines.flux_rules import (
     Rules,
     badness,
@@ -47,7 +47,6 @@ from bot.engines.flux_rules import (
     poker_points,
     settle,
     trick_winner,
-    truco_level,
 )
 from bot.engines.poker import best_five
 
@@ -55,7 +54,6 @@ if TYPE_CHECKING:
     from bot.engines.flux import FluxObservation
 
 CALL_SAFETY = 0.5  # call when opponents are at least this likely all to be worse
-HAND = 7
 POKER_WEIGHT = 1.2  # distance points one unit of poker potential is worth (face turn-up)
 
 
@@ -74,15 +72,11 @@ class Style:
     poker_per_point: float = 0.0
     """Poker weight per point the poker game is worth, whatever the turn-up (0: only the
     face turn-ups count, at :data:`POKER_WEIGHT`)."""
-    hold_willing: float = 0.0
-    """With others still to play, how likely each is to beat a card they can beat: the
-    command bonus is weighed by the chance the card holds (0: half the bonus, whatever the
-    card)."""
 
 
 NORMAL = Style()
 """The normal level's style (and every other seat's in the hard level's rollouts)."""
-HARD = Style(command_near=14.0, command_far=8.0, poker_per_point=0.15, hold_willing=0.6)
+HARD = Style(command_near=14.0, command_far=8.0, poker_per_point=0.15)
 """The hard level's own style: its move when the search finds nothing clearly better, and
 its play in its own rollouts."""
 
@@ -151,25 +145,6 @@ def poker_weight(obs: FluxObservation, style: Style = NORMAL) -> float:
     return POKER_WEIGHT if poker_points(obs.turnup, obs.rules) else 0.0
 
 
-@cache
-def threat_counts(trump: str | None, truco: bool) -> dict[str, int]:
-    """For each card, how many of a deck's 52 cards match or beat it in a trick (either
-    takes the trick from it: equal strengths cancel)."""
-    deck = standard_deck()
-    if truco:
-        level = {c: truco_level(c, trump) for c in deck}
-    else:
-        level = {c: card(c).rank + (100 if card(c).suit == trump else 0) for c in deck}
-    return {c: sum(1 for d in deck if level[d] >= level[c]) for c in deck}
-
-
-def hold_chance(threats: int, later: int, willing: float) -> float:
-    """The chance a card holds the trick: each of ``later`` seven-card hands beats it when it
-    holds one of the ``threats`` cards (of 52) and is ``willing``."""
-    beaten = 1 - (1 - threats / 52) ** HAND
-    return float((1 - willing * beaten) ** later)
-
-
 def _without(hand: Sequence[str], indices: Sequence[int]) -> list[str]:
     skip = set(indices)
     return [c for i, c in enumerate(hand) if i not in skip]
@@ -214,14 +189,7 @@ def play_card(obs: FluxObservation, style: Style = NORMAL) -> str:
         rest.remove(code)
         score = judge.expected(hand_value(rest, rules.absolute), 1)
         if trick_winner([*plays, (seat, code)], obs.trump, rules.truco) == seat:
-            if last:
-                score -= command
-            elif style.hold_willing:
-                later = players - 1 - len(plays)
-                threats = threat_counts(obs.trump, rules.truco)[code]
-                score -= command * hold_chance(threats, later, style.hold_willing)
-            else:
-                score -= command * 0.5
+            score -= command if last else command * 0.5
         score -= weight * poker_potential(rest)
         if best is None or score < best[0]:
             best = (score, code)

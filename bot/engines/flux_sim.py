@@ -19,14 +19,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from bot.engines.cards import JACK, KING, SUITS, card
-from bot.engines.flux_ai import (
-    NORMAL,
-    POKER_WEIGHT,
-    Style,
-    draw_distribution,
-    hold_chance,
-    threat_counts,
-)
+from bot.engines.flux_ai import NORMAL, POKER_WEIGHT, Style, draw_distribution
 from bot.engines.flux_rules import (
     Rules,
     badness,
@@ -473,13 +466,8 @@ def play_card(sim: Sim, seat: int) -> int:
     style = sim.styles.get(seat, NORMAL)
     weight = sim.weight(style)
     bonus = style.command_near if now <= 3 else style.command_far
-    threats = None
     if not last:
-        if style.hold_willing:
-            threats = threat_counts(sim.trump, sim.rules.truco)
-            later = sim.players - 1 - len(plays)
-        else:
-            bonus *= 0.5
+        bonus *= 0.5
     strength = sim.strength
     # a card wins if its strength is new to the trick and above every one nobody shares
     levels = [strength[c] for _, c in plays]
@@ -495,10 +483,7 @@ def play_card(sim: Sim, seat: int) -> int:
         score = expected(total - value[c])
         mine = strength[c]
         if mine > top and mine not in levels:
-            if threats is None:
-                score -= bonus
-            else:
-                score -= bonus * hold_chance(threats[CODES[c]], later, style.hold_willing)
+            score -= bonus
         if potential is not None:
             score -= weight * potential[c]
         if best < 0 or score < best_score:

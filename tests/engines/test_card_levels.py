@@ -361,21 +361,3 @@ def test_hard_style_weighs_poker_by_the_points_at_stake() -> None:
     assert flux_ai.poker_weight(obs, flux_ai.HARD) == pytest.approx(
         points * flux_ai.HARD.poker_per_point
     )
-
-
-def test_hard_style_weighs_a_trick_by_the_chance_its_card_holds() -> None:
-    """With others still to play, normal play gives any card that leads the trick half the
-    command bonus; the hard style weighs it by the chance nobody after beats the card, so it
-    leads the ace of trumps rather than an ace of another suit worth the same."""
-    counts = flux_ai.threat_counts("S", False)
-    assert counts["AS"] == 1 and counts["2S"] == 13 and counts["AC"] == 13 + 3
-    assert counts["2C"] == 52
-    chance = flux_ai.hold_chance
-    assert chance(1, 4, 0.6) > chance(16, 4, 0.6) > chance(16, 5, 0.6) > chance(52, 5, 0.6)
-    assert chance(16, 0, 0.6) == 1.0 and chance(16, 2, 0.0) == 1.0
-    hands = [["AC", "AS", *["AD"] * 5], ["3H"] * 7, ["4H"] * 7, ["6H"] * 7]
-    sim = _command_sim(hands, 9, "9C")  # clubs are trumps
-    sim.phase, sim.turn, sim.commander = "trick", 0, None
-    assert flux_sim.decode([flux_sim.play_card(sim, 0)]) == ["AS"]  # normal: the first of two equal aces
-    sim.styles = {0: flux_ai.HARD}
-    assert flux_sim.decode([flux_sim.play_card(sim, 0)]) == ["AC"]
