@@ -123,8 +123,14 @@ async def test_the_timeout_message_says_how_to_take_the_seat_back(w: World) -> N
         await w.fake.click(w.alice, lobby, label="Start")
         await until(lambda: table.seats[0].autopilot)
         table.record.config["turn_timeout"] = 300
+
+        def said_so() -> list[str]:
+            return [t for t in _public(w.fake, room, w.dave) if t.startswith("⌛")]
+
+        # The seat changes before the notice is sent: wait for the notice itself.
+        await until(lambda: bool(said_so()))
         await w.fake.wait_idle()
-        said = [t for t in _public(w.fake, room, w.dave) if t.startswith("⌛")]
+        said = said_so()
         assert len(said) == 1
         assert "alice" in said[0] and TAKE_BACK in said[0] and "/qdice rejoin" in said[0]
         assert "My hand" in said[0]
