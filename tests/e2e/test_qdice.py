@@ -233,6 +233,8 @@ async def test_a_kick_posts_one_public_message(w: World) -> None:
     # Remove someone who is not to act, so no AI turn pushes the notice off the table's log.
     people = {w.alice.id: w.alice, w.bob.id: w.bob, w.carol.id: w.carol}
     gone = w.carol if await human_to_act(w.fake, table, people) is w.bob else w.bob
+    seat = table.seat_of(gone.id)
+    assert seat is not None
 
     def public() -> list[str]:  # what the channel shows everyone, bar turn pings
         return [
@@ -248,6 +250,5 @@ async def test_a_kick_posts_one_public_message(w: World) -> None:
     assert len(new) == 1, new
     assert not kick.message.ephemeral and kick.message.id == int(new[0].split(":")[0])
     assert f"{gone.name} was removed by alice; an AI plays their seat now." in new[0]
-    seat = 1 if gone is w.bob else 2
     assert table.seats[seat].is_ai and f"{gone.name} was removed" in message.refresh().text()
     await w.fake.slash(w.alice, "qdice cancel", channel=room)
