@@ -224,6 +224,10 @@ class FluxState(BaseModel):
     shoe: list[str] = Field(default_factory=list)  # top first
     burned: list[str] = Field(default_factory=list)
     out: list[str] = Field(default_factory=list)
+    # what of ``out`` the table saw leave play (tricks, discards, fluxes, shown hands), and
+    # per seat the rest of its own hands; a card counter's memory since the last shuffle
+    seen_out: list[str] = Field(default_factory=list)
+    own_out: list[list[str]] = Field(default_factory=list)
     turnup: str | None = None
     cutoff_reached: bool = False
     hands: list[list[str]]
@@ -285,6 +289,9 @@ class FluxObservation(BaseModel):
     cards_left: int  # above the cut-off
     burned: list[str]
     out_count: int
+    seen_out: list[str] = Field(default_factory=list)
+    """The used cards this seat saw leave play since the last shuffle: every card played,
+    discarded, fluxed or shown to the table, and its own hands' other cards."""
     to_act: list[int]
     answered: list[bool]  # in a simultaneous phase: has this seat chosen yet
     my_claim: bool | None
@@ -431,6 +438,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         if state.turnup is not None:
             pool.append(state.turnup)
         state.trick, state.turnup, state.out, state.burned = [], None, [], []
+        state.seen_out, state.own_out = [], []
         state.rng.shuffle(pool)
         state.burned, state.shoe = pool[:BURN], pool[BURN:]
         state.cutoff_reached = False
@@ -583,6 +591,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             cards_left=len(state.shoe),
             burned=list(state.burned),
             out_count=len(state.out),
+            seen_out=self._seen_out(state, seat if mine else None),
             to_act=sorted(to_act),
             answered=answered,
             my_claim=state.claims[seat] if mine and seat is not None else None,
@@ -596,6 +605,22 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             winner=self._winner(state) if state.phase == "over" else None,
             end_reason=state.end_reason,
         )
+
+    @staticmethod
+    def _seen_out(state: FluxState, seat: int | None) -> list[str]:
+        own = state.own_out[seat] if seat is not None and seat < len(state.own_out) else []
+        return sort_codes(state.seen_out + own)
+
+    @staticmethod
+    def _retire(state: FluxState, cards: list[str], owner: int | None = None) -> None:
+        """Put used ``cards`` out: seen by everyone, or (``owner``) only by that seat."""
+        state.out.extend(cards)
+        if owner is None:
+            state.seen_out.extend(cards)
+            return
+        while len(state.own_out) <= owner:
+            state.own_out.append([])
+        state.own_out[owner].extend(cards)
 
     def revealed(self, state: FluxState) -> FluxObservation:
         """Every hand shown, as when the hands are exposed (only for a finished game)."""
@@ -793,7 +818,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 code = self._draw(state)
                 assert code is not None  # counted above
                 codes[s] = code
-            state.out.extend(codes.values())
+            self._retire(state, list(codes.values()))
             low = min(card(c).rank for c in codes.values())
             survivors = [s for s in alive if card(codes[s]).rank != low]
             shown = ", ".join(f"{{p{s}}} {label(codes[s])}" for s in alive)
@@ -895,7 +920,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         plays = [(p.seat, p.card) for p in state.trick]
         trump = card(state.turnup).suit if state.turnup else None
         winner = trick_winner(plays, trump, state.config.rules.truco)
-        state.out.extend(p.card for p in state.trick)
+        self._retire(state, [p.card for p in state.trick])
         state.turn = None
         if winner is None:
             state.trick = []
@@ -970,7 +995,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def _flux(self, state: FluxState, seat: int) -> list[Event]:
         rules = state.config.rules
         old = state.hands[seat]
-        state.out.extend(old)
+        self._retire(state, old)
         state.hands[seat] = []
         state.selected[seat] = []
         points = 0 if rules.no_bonus else FLUX_POINTS
@@ -1011,7 +1036,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             raise IllegalAction(f"You must discard {plural(want, 'card')}, not {len(indices)}.")
         thrown = [hand[i] for i in indices]
         keep = [c for i, c in enumerate(hand) if i not in indices]
-        state.out.extend(thrown)
+        self._retire(state, thrown)
         new = self._draw_many(state, len(thrown))
         state.hands[seat] = sort_codes(keep + new)
         state.selected[seat] = []
@@ -1057,7 +1082,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     # settling --------------------------------------------------------------------------
 
     def _ran_out(self, state: FluxState) -> list[Event]:
-        state.out.extend(p.card for p in state.trick)
+        self._retire(state, [p.card for p in state.trick])
         state.trick = []
         events = [
             Event(kind="ran_out", text="The cards have run out: the hand is settled at once.")
@@ -1298,11 +1323,19 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         events: list[Event] = []
         if rules.has("22"):
             events += self._eliminate(state)
+        result = state.last_result
+        poker = result.poker if result is not None and result.hand_no == state.hand_no else {}
         for s in range(state.n_players):
-            state.out.extend(state.hands[s])
+            hand = state.hands[s]
+            shown = list(hand) if state.exposed[s] else list(poker.get(s) or [])
+            rest = list(hand)
+            for code in shown:
+                rest.remove(code)
+            self._retire(state, shown)
+            self._retire(state, rest, owner=s)
             state.hands[s] = []
         if state.turnup is not None:
-            state.out.append(state.turnup)
+            self._retire(state, [state.turnup])
             state.turnup = None
         state.dealer = self.next_seat(state, state.dealer)
         reason = self._game_end_reason(state)

@@ -44,10 +44,12 @@ RACE_FROM, RACE_EVERY, RACE_MARGIN = 12, 4, 2.0
 
 
 def unseen(obs: FluxObservation) -> list[str]:
-    """Every card the seat has not seen this hand (the others' hands, the shoe and the used
-    cards it cannot place), sorted so that a sample depends only on the rng."""
+    """Every card the seat has not seen (the others' hands, the shoe, and the few used cards
+    it did not see go: others' cards left unshown when a hand ended without a showdown),
+    sorted so that a sample depends only on the rng. Counting the used cards it did see
+    halves the pool at a usual decision of a 5-seat game."""
     pool = Counter(c for _ in range(obs.decks) for c in standard_deck())
-    seen = list(obs.hand) + list(obs.burned) + [p.card for p in obs.trick]
+    seen = list(obs.hand) + list(obs.burned) + [p.card for p in obs.trick] + list(obs.seen_out)
     if obs.turnup is not None:
         seen.append(obs.turnup)
     for s, shown in enumerate(obs.shown):

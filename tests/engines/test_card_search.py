@@ -196,6 +196,25 @@ def test_flux_deals_hold_exactly_the_unseen_cards() -> None:
         assert flux_sim.decode(sim.burned[::-1]) == obs.burned
 
 
+def test_flux_unseen_cards_count_what_went_out_in_sight() -> None:
+    """The cards a sample deals from hold every card the seat cannot see (the others'
+    hidden hands and the shoe) and none it saw go out: at most the two unshown cards of
+    each hand ended without a showdown are used cards among them."""
+    checked = 0
+    for obs, state in _flux_decisions(5, range(2)):
+        pool = Counter(flux_search.unseen(obs))
+        hidden = Counter(state.shoe)
+        for s in range(obs.n_players):
+            if s != obs.seat and obs.shown[s] is None:
+                hidden.update(state.hands[s])
+        missed = Counter(state.out) - Counter(obs.seen_out)
+        assert not Counter(obs.seen_out) - Counter(state.out)
+        assert pool == hidden + missed
+        assert missed.total() <= 2 * obs.n_players * obs.hand_no
+        checked += bool(obs.seen_out)
+    assert checked > 20
+
+
 def test_flux_the_game_model_counts_the_hands_left() -> None:
     """The win chance judges a hand's end by the hands still to come: none once the shoe
     cannot deal another, more the fuller it is, and the chance is a probability."""

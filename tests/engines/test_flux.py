@@ -371,6 +371,37 @@ def test_poker_choices_are_secret_then_revealed_and_scored_by_the_turn_up() -> N
     assert state.scores[0] == before[0] + 10
 
 
+def test_used_cards_are_remembered_by_whoever_saw_them_go() -> None:
+    state = make_state(
+        ["9H 2D KS 4H 5H 6H 7H", "AS 4C 7D 2S 3S 4S 5S"],
+        phase="command",
+        shoe="8S 8H 8C 2H",
+    )
+    state.commander, state.discard_range = 0, (2, 2)
+    ENGINE.apply(state, 0, "discard:9H,KS")
+    for seat in (0, 1, None):  # a discard is shown to the table
+        assert sorted(ENGINE.observe(state, seat).seen_out) == ["9H", "KS"]
+    play_round(state, ["2D", "AS"])
+    assert sorted(ENGINE.observe(state, None).seen_out) == sorted(["9H", "KS", "2D", "AS"])
+
+
+def test_a_hands_unshown_cards_are_remembered_only_by_their_holder() -> None:
+    # seat 0 claims an original hand (shown to all); seat 1's hand is never shown, only the
+    # five it shows at poker
+    state = make_state(["TH 2D KS KH QS QH JD", "9H 2C KD KC QD QC JC"], phase="claim", turnup="5S")
+    ENGINE.apply(state, 0, "claim")
+    ENGINE.apply(state, 1, "pass")
+    assert state.phase == "poker" and state.exposed == [True, False]
+    ENGINE.apply(state, 0, "show:KS,KH,QS,QH,JD")
+    ENGINE.apply(state, 1, "show:KD,KC,QD,QC,JC")
+    assert state.hand_no == 2 or state.phase == "over"
+    public = sorted(ENGINE.observe(state, None).seen_out)
+    table = ["TH", "2D", "KS", "KH", "QS", "QH", "JD", "KD", "KC", "QD", "QC", "JC", "5S"]
+    assert public == sorted(table)
+    assert sorted(ENGINE.observe(state, 0).seen_out) == public
+    assert sorted(ENGINE.observe(state, 1).seen_out) == sorted([*public, "9H", "2C"])
+
+
 def test_tied_poker_hands_cancel_and_variants_4_and_5() -> None:
     hands = ["AS AH 9D 8S 7H 2C 3C", "AD AC 9S 8H 7D 2D 3D", "KS KH 9C 8C 6H 2H 4D"]
     state = _to_poker(hands, "7D")

@@ -79,7 +79,7 @@ def check_score_sheet(state: FluxState, announced: dict[str, list[int]]) -> None
     assert ENGINE.observe(state, None).ledger == state.ledger
 
 
-def check_observations(state: FluxState) -> None:
+def check_observations(state: FluxState, held: list[set[str]]) -> None:
     for seat in range(state.n_players):
         obs = ENGINE.observe(state, seat)
         assert obs.hand == state.hands[seat]
@@ -96,6 +96,12 @@ def check_observations(state: FluxState) -> None:
         assert obs.my_dice_use == (state.dice_use[seat] if state.dice_use else None)
     spectator = ENGINE.observe(state, None)
     assert spectator.hand == [] and spectator.my_claim is None and spectator.my_poker is None
+    assert not Counter(spectator.seen_out) - Counter(state.out)  # only used cards
+    for seat in range(state.n_players):
+        mine = Counter(ENGINE.observe(state, seat).seen_out)
+        assert not Counter(spectator.seen_out) - mine
+        # what one seat remembers beyond the table's memory, it held itself
+        assert set(mine - Counter(spectator.seen_out)) <= held[seat]
     assert spectator.my_dice_use is None
 
 
@@ -131,6 +137,7 @@ def run_game(variants: str, seed: int, options: dict[str, int] | None = None) ->
     cards = 52 * state.config.deck_count
     every_card_once(state)
     announced = {source: [0] * n for source in ("tricks", "fluxes", "value", "poker")}
+    held: list[set[str]] = [set(hand) for hand in state.hands]  # every card each seat held
     for _ in range(MAX_MOVES):
         assert total_cards(state) == cards
         every_card_once(state)
@@ -145,6 +152,8 @@ def run_game(variants: str, seed: int, options: dict[str, int] | None = None) ->
         phase, hand_no = state.phase, state.hand_no
         before = list(state.scores)
         events = ENGINE.apply(state, seat, choose(state, seat, rng))
+        for s, hand in enumerate(state.hands):
+            held[s].update(hand)
         gained = [a - b for a, b in zip(state.scores, before, strict=True)]
         assert gained == points_in(events, n)
         points_by_source(events, n, announced)
@@ -153,7 +162,7 @@ def run_game(variants: str, seed: int, options: dict[str, int] | None = None) ->
         if phase in ("claim", "poker", "dice") and still:  # a secret choice: nothing revealed yet
             assert all(not CARD_LABEL.search(e.text) for e in events)
         if rng.random() < 0.1:
-            check_observations(state)
+            check_observations(state, held)
             assert ENGINE.load_state(ENGINE.dump_state(state)) == state
     raise AssertionError(f"game {variants!r}/{seed} did not end")
 
