@@ -138,6 +138,18 @@ def by_seat(results: list[Result], n: int) -> str:
     return "    wins by seat: " + ", ".join(parts)
 
 
+def moved(results: list[Result]) -> str:
+    """How hard fared in the games where it had a move to make (a game can end before the
+    tested seat's first turn)."""
+    acted = [r for r in results if r.times.get("hard")]
+    wins = sum(r.share for r in acted)
+    share = f"{wins / len(acted):.1%}" if acted else "-"
+    return (
+        f"    hard had a move in {len(acted)} of {len(results)} games and won {wins:.0f} "
+        f"of them ({share})"
+    )
+
+
 def timing(level: str, values: list[float]) -> str:
     ms = [v * 1000 for v in values]
     return (
@@ -179,6 +191,7 @@ def main() -> None:
             decisions = sum(len(r.times.get("hard", [])) for r in hard)
             late = sum(r.late for r in hard)
             print(f"    hard decisions: {decisions}, {late} reached the deadline")
+            print(moved(hard))
         if args.easy_games:
             easy = series(n, args.easy_games, "easy", "normal", args.budget, args.jobs)
             print(line("easy vs normal", easy, n))
