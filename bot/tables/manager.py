@@ -51,6 +51,9 @@ log = logging.getLogger(__name__)
 
 ANSWERS_FIRST = 0.1
 """Seconds a redraw nobody waits on holds back while people's clicks are being answered."""
+ENDED_KEPT = 300.0
+"""Seconds a finished or cancelled table stays in memory before the next new table lets it
+go (its last redraws find it there; afterwards it is read from storage like any old game)."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,27 @@ class TableManager:
 
     def adopt(self, table: Table) -> Table:
         """Register a table with this process (the one in memory wins if already held)."""
+        self._forget_ended()
         return self._tables.setdefault(table.id, table)
+
+    def holds(self, game_id: int) -> bool:
+        """True if the table is in this process's memory (live, or ended only lately)."""
+        return game_id in self._tables
+
+    def _forget_ended(self) -> None:
+        """Drop the tables that ended more than :data:`ENDED_KEPT` seconds ago and whose
+        runner is done: storage keeps them, and rematch, replay and history read them from
+        there, so a long-running bot does not hold every game it ever hosted."""
+        cutoff = self.clock() - ENDED_KEPT
+        ended = [
+            game_id
+            for game_id, table in self._tables.items()
+            if not table.record.is_live
+            and (table.record.ended_at or 0.0) < cutoff
+            and (table.runner is None or table.runner.done())
+        ]
+        for game_id in ended:
+            del self._tables[game_id]
 
     def in_location(self, location_id: int) -> Table | None:
         """The live table whose message is in this channel or thread, if any."""

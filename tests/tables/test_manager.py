@@ -350,3 +350,23 @@ async def test_redraws_nobody_waits_on_hold_back_while_a_click_is_answered(
         await manager.refresh(table, force=True)
         waited = asyncio.get_running_loop().time() - started
     assert waited >= 0.045 and len(recorder.shown) == shown + 2
+
+
+async def test_ended_tables_leave_memory_a_while_after_they_end(db: Database) -> None:
+    now = [1000.0]
+    core = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0, clock=lambda: now[0])
+    try:
+        done = await _game(core, ALICE, BOB)
+        await core.cancel(done.id, ALICE, is_admin=False)
+        live = await _game(core, CAROL)
+        assert core.holds(done.id) and core.holds(live.id)  # ended only just now
+        now[0] += 301
+        newer = await core.create("toy", guild_id=GUILD, channel_id=CHANNEL + 1, host=BOB)
+        assert not core.holds(done.id)
+        assert core.holds(live.id) and core.holds(newer.id)  # live tables stay
+        # A click on the forgotten table gets the same answer as before, from storage.
+        with pytest.raises(GameError, match="ended or no longer exists"):
+            await core.act(done.id, ALICE.id, "add1", None)
+        assert (await db.load_game(done.id)).status == "cancelled"  # type: ignore[union-attr]
+    finally:
+        await core.close()
