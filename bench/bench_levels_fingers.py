@@ -73,6 +73,7 @@ class Result:
     share: float = 0.0  # 1 if the tested seat won
     times: dict[str, list[float]] = field(default_factory=dict)  # level -> seconds
     late: int = 0  # hard decisions that reached the deadline
+    moves: list[str] = field(default_factory=list)  # every move of the game, in order
 
 
 def play(n: int, seed: int, levels: list[str], budget: float, tested: int) -> Result:
@@ -95,6 +96,7 @@ def play(n: int, seed: int, levels: list[str], budget: float, tested: int) -> Re
         if level == "hard" and spent >= budget:
             result.late += 1
         ENGINE.apply(state, seat, move)
+        result.moves.append(f"{seat}:{move}")
     if state.winner == tested:
         result.share = 1.0
     return result
@@ -144,9 +146,11 @@ def moved(results: list[Result]) -> str:
     acted = [r for r in results if r.times.get("hard")]
     wins = sum(r.share for r in acted)
     share = f"{wins / len(acted):.1%}" if acted else "-"
+    distinct = len({(r.seat, tuple(r.moves)) for r in results})
     return (
         f"    hard had a move in {len(acted)} of {len(results)} games and won {wins:.0f} "
-        f"of them ({share})"
+        f"of them ({share}); {distinct} distinct games (nothing is dealt: games differ only "
+        f"where a seat breaks a tie at random)"
     )
 
 
