@@ -15,32 +15,45 @@ cut short. ``--timing`` plays a few games at one seat count (8 by default) with 
 each level and prints the decision time per level (mean, p95, max). Figures only: nothing
 here asserts.
 
-Figures on the shared 2-core development machine (several other jobs running), win share with
-its 95% interval, fair share in brackets:
+Figures on the shared 2-core development machine, win share with its 95% interval, fair
+share in brackets.
 
-``--seats 3,4,5 --games 500 --easy-games 300 --jobs 2`` (2,000 / seats² predictions per
-decision, deadline 1 s; other benchmarks at the same time, so the deadline cut 0 of 1,933
-hard decisions at 3 seats, 355 of 2,773 at 4 and 745 of 2,318 at 5 — those decisions were
-weaker than the work count allows):
+Hard against normal, ``--seats 3,4,5 --games 1000 --easy-games 0 --budget 3 --jobs 1``
+(2,000 / seats² predictions per decision; the 3-second deadline is only a safety net here:
+it ended 0 of 3,878, 0 of 5,974 and 4 of 4,775 hard decisions at 3, 4 and 5 seats, with
+other benchmarks and the test suite sharing the machine, so the work count decided the
+searches as it does in the bot, whose budget is 1 second; an earlier run with a 1-second
+deadline on a crowded machine cut 355 and 745 decisions at 4 and 5 seats and gave 70.0% and
+37.4% there):
 
- 3 seats  hard vs normal        66.8%  (95% CI 62.6%-70.8%)  fair 33.3%  ratio 2.00x
-          wins by seat: 167/167 from seat 1, 167/167 from seat 2, 0/166 from seat 3
-          easy vs normal        18.3%  (95% CI 14.4%-23.1%)              ratio 0.55x
-          easy vs random-legal  52.3%  (95% CI 46.7%-57.9%)              ratio 1.57x
- 4 seats  hard vs normal        70.0%  (95% CI 65.8%-73.9%)  fair 25.0%  ratio 2.80x
-          wins by seat: 69/125, 82/125, 125/125, 74/125
-          easy vs normal         8.3%  (95% CI  5.7%-12.0%)              ratio 0.33x
-          easy vs random-legal  49.3%  (95% CI 43.7%-55.0%)              ratio 1.97x
- 5 seats  hard vs normal        37.4%  (95% CI 33.3%-41.7%)  fair 20.0%  ratio 1.87x
-          wins by seat: 14/100, 33/100, 55/100, 59/100, 26/100
-          easy vs normal         5.7%  (95% CI  3.6%- 8.9%)              ratio 0.28x
-          easy vs random-legal  52.7%  (95% CI 47.0%-58.2%)              ratio 2.63x
+ 3 seats  hard vs normal        66.7%  (95% CI 63.7%-69.6%)  fair 33.3%  ratio 2.00x
+          wins by seat: 334/334 from seat 1, 333/333 from seat 2, 0/333 from seat 3
+          7 distinct games; hard had a move in 849 and won 667 of them
+ 4 seats  hard vs normal        82.4%  (95% CI 79.9%-84.6%)  fair 25.0%  ratio 3.30x
+          wins by seat: 250/250, 161/250, 250/250, 163/250
+          18 distinct games; hard had a move in 951 and won 824 of them
+ 5 seats  hard vs normal        42.5%  (95% CI 39.5%-45.6%)  fair 20.0%  ratio 2.12x
+          wins by seat: 63/200, 63/200, 120/200, 121/200, 58/200
 
-At 3 seats every game from a given seat is the same game: there is no deal (hands start
-undetermined), normal's choices there never came down to a tie it breaks at random, and
-hard's search uses a fixed model seed, so the 500 games are three games repeated; the interval above overstates what
-they show. What they show exactly: hard wins from the first and second seat and loses from
-the third, 2 of 3 (2.0x). At 4 and 5 seats the games differ from seed to seed.
+Nothing in Quantum Fingers is dealt: a game differs from another only where a seat breaks a
+tie at random (the seed gives the normal seats their random source), so at 3 and 4 seats the
+1,000 seeds hold only 7 and 18 distinct games, and the intervals above overstate how much
+they show. Read them as exact results instead: at 3 seats hard wins every game from the
+first and second seat and none from the third (the second seat wins nearly every game among
+normal players, and from the third seat hard found no line that beats both normal seats, in
+the 182 games where it had a move at all); at 4 seats it wins every game from the first and
+third seat and about two in three from the others. Normal seats alone give 3, 7 and 166
+distinct games over 300 seeds at 3, 4 and 5 seats; at 5 seats the games truly vary.
+
+Easy (``--games 0 --easy-games 300``, unchanged since): against normal 18.3% (14.4-23.1),
+8.3% (5.7-12.0) and 5.7% (3.6-8.9) at 3, 4 and 5 seats (0.55x, 0.33x, 0.28x); against
+random-legal 52.3% (46.7-57.9), 49.3% (43.7-55.0) and 52.7% (47.0-58.2) (1.57x, 1.97x,
+2.63x).
+
+Decision time, ``--seats '' --timing 8 --timing-games 30 --budget 1`` (8 seats, the bot's
+1-second budget, two Flux benchmark workers sharing the machine; 3 of 292 hard decisions
+reached the deadline): easy mean 9.3 ms (p95 38.5, max 103); normal 14.4 ms (p95 48.5, max
+73); hard 274 ms (p95 753, max 1,038).
 
 Run: ``.venv/bin/python bench/bench_levels_fingers.py [--seats 3,4,5] [--games 200]
 [--easy-games 400] [--budget 1.0] [--jobs 1] [--timing 8]``
