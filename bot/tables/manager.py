@@ -54,6 +54,8 @@ ANSWERS_FIRST = 0.1
 ENDED_KEPT = 300.0
 """Seconds a finished or cancelled table stays in memory before the next new table lets it
 go (its last redraws find it there; afterwards it is read from storage like any old game)."""
+SWEEP_EVERY = 60.0
+"""Seconds between two looks for such tables."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class TableManager:
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
         self._tables: dict[int, Table] = {}
+        self._swept_at = float("-inf")
+        """When :meth:`_forget_ended` last looked (by :attr:`clock`)."""
         self._loading = asyncio.Lock()
         self._answering = 0
         self._calm = asyncio.Event()
@@ -147,7 +151,11 @@ class TableManager:
         """Drop the tables that ended more than :data:`ENDED_KEPT` seconds ago and whose
         runner is done: storage keeps them, and rematch, replay and history read them from
         there, so a long-running bot does not hold every game it ever hosted."""
-        cutoff = self.clock() - ENDED_KEPT
+        now = self.clock()
+        if now - self._swept_at < SWEEP_EVERY:
+            return  # at most once a minute: restoring a thousand tables stays linear
+        self._swept_at = now
+        cutoff = now - ENDED_KEPT
         ended = [
             game_id
             for game_id, table in self._tables.items()
