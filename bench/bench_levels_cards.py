@@ -68,7 +68,7 @@ QuantumPoker (hard at 32 worlds, playing for the match from the round before the
           easy vs normal        10.7%  (95% CI  8.1%-14.2%)              ratio 0.54x
           easy vs random-legal  53.0%  (95% CI 48.1%-57.8%)              ratio 2.65x
  decision time at 5 seats (``--game qpoker --seats 5 --games 40 --easy-games 40 --start
- 30000``, a Flux and a Fingers benchmark beside it): easy mean 1.7 ms (p95 7.1, max 8.4);
+ 30000``, a two-worker Flux benchmark beside it): easy mean 1.7 ms (p95 7.1, max 8.4);
  normal 2.7 ms (p95 7.3, max 18.0); hard 80 ms (p95 230, max 323).
 
 Quantum Fingers: see bench/bench_levels_fingers.py (its own benchmark).
