@@ -47,9 +47,10 @@ unchanged since easy and normal play as before):
  decision time at 5 seats (``--games 40 --easy-games 20 --start 30000 --budget 1.0``: the
  bot's one-second budget, other benchmarks beside it): easy mean 0.1 ms (p95 0.6, max 4.6);
  normal 0.2 ms (p95 0.5, max 5.3); hard mean 338 ms, p95 969 ms, max 1,005 ms. Without the
- budget (the fixed-effort run at 5 seats, three other jobs sharing the 2 cores) 9% of hard
- decisions took over a second (mean 372 ms, p95 1.17 s): in the bot the budget cuts those
- short, so there hard is if anything a little weaker than measured here. Before the used
+ budget (the fixed-effort run at 5 seats, a Fingers benchmark and for a while the test suite
+ sharing the 2 cores) 9% of hard decisions took over a second (mean 372 ms, p95 1.17 s):
+ in the bot the budget cuts those short, so there hard is if anything a little weaker than
+ measured here. Before the used
  cards were counted out (seeds 0-899): 54.8%, 37.1% and 29.1% (1.64x, 1.48x, 1.46x) at 3, 4
  and 5 seats; before the poker weight (seeds 0-299): 53.3%, 36.7% and 28.3%. Weighting the
  deals also by the others' plays to the current trick gave 27.8% at 5 seats (seeds 0-899)
