@@ -27,11 +27,11 @@ are on the high side), win share with its 95% interval, fair share in brackets:
 
 Flux (hard at 128 worlds with its own trick-hungry style that also weighs poker at every
 turn-up, counting out the used cards it saw go; ``--game flux --only hard --games 1000
---start 20000 --jobs 2`` at 4 and 5 seats: fresh seeds, run as declared before it started,
-to be reported whatever it showed; at 3 seats ``--games 450``, seeds 0-449; easy 300 games,
-unchanged since easy and normal play as before):
+--start 20000 --jobs 2`` at 3, 4 and 5 seats: fresh seeds, run as declared before it
+started, to be reported whatever it showed; easy 300 games, unchanged since easy and normal
+play as before):
 
- 3 seats  hard vs normal        58.9%  (95% CI 54.3%-63.3%)  fair 33.3%  ratio 1.77x
+ 3 seats  hard vs normal        55.3%  (95% CI 52.2%-58.4%)  fair 33.3%  ratio 1.66x
           easy vs normal        20.0%  (95% CI 15.9%-24.9%)              ratio 0.60x
           easy vs random-legal  78.0%  (95% CI 73.0%-82.3%)              ratio 2.34x
  4 seats  hard vs normal        40.3%  (95% CI 37.3%-43.4%)  fair 25.0%  ratio 1.61x
@@ -40,7 +40,8 @@ unchanged since easy and normal play as before):
  5 seats  hard vs normal        28.9%  (95% CI 26.2%-31.8%)  fair 20.0%  ratio 1.44x
           easy vs normal        12.0%  (95% CI  8.8%-16.2%)              ratio 0.60x
           easy vs random-legal  46.7%  (95% CI 41.1%-52.3%)              ratio 2.33x
- Every game of the same code so far, pooled: 4 seats 39.5% (37.3%-41.7%) over 1,900 games,
+ Every game of the same code so far, pooled: 3 seats 56.4% (53.8%-58.9%) over 1,450 games,
+ 1.69x (seeds 0-449 gave 58.9%); 4 seats 39.5% (37.3%-41.7%) over 1,900 games,
  1.58x (seeds 0-899 gave 38.6%); 5 seats 30.1% (28.3%-32.0%) over 2,350 games, 1.50x (seeds
  0-899 gave 29.6%, 900-1349 33.8%). So at 5 seats hard is at about 1.5x its fair share, and
  not clearly above it.
