@@ -155,7 +155,8 @@ def by_seat(results: list[Result], n: int) -> str:
 
 def moved(results: list[Result]) -> str:
     """How hard fared in the games where it had a move to make (a game can end before the
-    tested seat's first turn)."""
+    tested seat's first turn), and how many of the games differ at all (same seat, same
+    moves: the same game)."""
     acted = [r for r in results if r.times.get("hard")]
     wins = sum(r.share for r in acted)
     share = f"{wins / len(acted):.1%}" if acted else "-"
