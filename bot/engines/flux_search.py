@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from bot.engines import flux_ai
 from bot.engines.cards import standard_deck
 from bot.engines.flux_ai import Judge, poker_potential, poker_weight
-from bot.engines.flux_rules import Rules, hand_value, unique_top
+from bot.engines.flux_rules import Rules, hand_value
 from bot.engines.flux_sim import HAND_SIZE, UNSUPPORTED, Sim, decode, encode, parse, roller
 from bot.engines.pimc import clearly_better
 
@@ -85,8 +85,7 @@ class Dealer:
 
     def deal(self, rng: random.Random) -> Sim:
         obs = self.obs
-        pool = list(self.pool)
-        rng.shuffle(pool)
+        pool = shuffled(self.pool, rng)
         hands = [list(h) for h in self.known]
         at = 0
         for s in self.hidden:
@@ -116,6 +115,21 @@ class Dealer:
             point_dice=[list(d) for d in obs.point_dice],
             roll=roller(0),
         )
+
+
+def shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """A shuffled copy of ``cards``: ``rng.shuffle`` written out (the same numbers drawn in
+    the same order, so the same deal), without its method calls per card."""
+    pool = list(cards)
+    bits = rng.getrandbits
+    for i in range(len(pool) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool
 
 
 def discard_candidates(obs: FluxObservation, most: int = DISCARDS) -> list[str]:
@@ -363,13 +377,16 @@ class Standing:
 
     def value(self, sim: Sim) -> float:
         """The chance to win the game (top scores that tie cancel) after ``sim``'s hand."""
-        now = [a + b for a, b in zip(self.scores, sim.gained, strict=True)]
+        me = self.me
+        mine_now = self.scores[me] + sim.gained[me]
+        others = [(s, self.scores[s] + sim.gained[s]) for s in self.seats if s != me]
         futures = self.futures(self.hands_left(sim))
         wins = 0
-        me = self.me
         for change in futures:
-            final = [a + b for a, b in zip(now, change, strict=True)]
-            if unique_top(final, self.seats) == me:
+            mine = mine_now + change[me]
+            above = [v for s, now in others if (v := now + change[s]) >= mine]
+            # the seat wins when its score is its own and every score above it is shared
+            if not above or (mine not in above and all(above.count(v) > 1 for v in above)):
                 wins += 1
         return wins / len(futures)
 

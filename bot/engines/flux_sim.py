@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import combinations
 
 from bot.engines.cards import JACK, KING, SUITS, card
@@ -26,11 +27,10 @@ from bot.engines.flux_rules import (
     best_value,
     distance,
     poker_points,
-    poker_winner,
     settle,
     truco_level,
 )
-from bot.engines.poker import best_five
+from bot.engines.poker import HandRank, best_five
 
 HAND_SIZE = 7
 FLUX_POINTS = 5
@@ -65,11 +65,14 @@ def decode(cards: Sequence[int]) -> list[str]:
     return [CODES[c] for c in cards]
 
 
+@cache
 def values(rules: Rules) -> list[int]:
-    """Each card's signed value under ``rules`` (red adds, black takes off; 19: all add)."""
+    """Each card's signed value under ``rules`` (red adds, black takes off; 19: all add).
+    Remembered, like :func:`strengths`: the lists are shared, and only read."""
     return [p if rules.absolute or red else -p for p, red in zip(POINTS, RED, strict=True)]
 
 
+@cache
 def strengths(trump: str | None, truco: bool) -> list[int]:
     """Trick strength of each card, higher wins once equal strengths cancel: a trump beats
     every other suit (100 + rank), or Variant 12's levels."""
@@ -179,6 +182,28 @@ def potentials_without(hand: Sequence[int]) -> dict[int, float]:
         less = made - (ranks[RANK[c]] - 1)
         out[c] = less + (top - 2) * 0.5 if top > 2 else less
     return out
+
+
+_POKER_RANKS: dict[tuple[int, ...], HandRank] = {}
+
+
+def poker_rank(hand: Sequence[int]) -> HandRank:
+    """The value of the best five of a hand of five to seven cards (remembered)."""
+    key = tuple(hand)
+    found = _POKER_RANKS.get(key)
+    if found is None:
+        if len(_POKER_RANKS) > 200_000:
+            _POKER_RANKS.clear()
+        found = _POKER_RANKS[key] = best_five(decode(hand))[0]
+    return found
+
+
+def unique_best(ranks: Sequence[tuple[HandRank, int]]) -> int | None:
+    """``flux_rules.poker_winner`` on (value, seat) pairs: the seat with the best value no
+    other seat ties."""
+    values = [rank for rank, _ in ranks]
+    alive = [pair for pair in ranks if values.count(pair[0]) == 1]
+    return max(alive)[1] if alive else None
 
 
 # Moves inside the simulator: ("p", card), ("d", cards), ("call",), ("pass",)
@@ -427,13 +452,10 @@ class Sim:
             self.gained[s] += pts
         worth = poker_points(self.turnup, rules)
         if worth or rules.has("5"):
-            fives = {
-                s: best_five(decode(self.hands[s]))[1] for s in seats if len(self.hands[s]) >= 5
-            }
-            if fives:
-                winner, _ = poker_winner(fives)
-                if winner is not None:
-                    self.gained[winner] += worth + (1 if rules.has("5") else 0)
+            ranks = [(poker_rank(self.hands[s]), s) for s in seats if len(self.hands[s]) >= 5]
+            winner = unique_best(ranks)
+            if winner is not None:
+                self.gained[winner] += worth + (1 if rules.has("5") else 0)
         self.phase = "done"
         self.turn = self.commander = None
 
@@ -492,6 +514,11 @@ def play_card(sim: Sim, seat: int) -> int:
 
 
 _COMBOS = {(size, k): list(combinations(range(size), k)) for size in range(8) for k in range(8)}
+_KEPT = {
+    key: [tuple(i for i in range(key[0]) if i not in combo) for combo in combos]
+    for key, combos in _COMBOS.items()
+}
+"""For each of :data:`_COMBOS`, the places of the cards it keeps."""
 
 
 def command(sim: Sim, seat: int) -> Move:
@@ -511,15 +538,15 @@ def command(sim: Sim, seat: int) -> Move:
     best: tuple[int, ...] | None = None
     size = len(hand)
     for k in range(low, high + 1):
-        for combo in _COMBOS.get((size, k), ()):
+        combos = _COMBOS.get((size, k), ())
+        for combo, keep in zip(combos, _KEPT.get((size, k), ()), strict=True):
             kept_value = total
             for i in combo:
                 kept_value -= value[hand[i]]
             expected = judge.expected(kept_value, k)
             score = expected
             if weight:
-                kept = [c for i, c in enumerate(hand) if i not in combo]
-                score -= weight * poker_potential(kept)
+                score -= weight * poker_potential([hand[i] for i in keep])
             if best is None or score < best_score:
                 best_score, best_expected = score, expected
                 best = tuple(hand[i] for i in combo)

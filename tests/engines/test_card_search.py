@@ -13,6 +13,8 @@ import pytest
 from bot.engines import flux_ai, flux_search, flux_sim, qpoker_ai, qpoker_search
 from bot.engines.cards import sort_codes, standard_deck
 from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation, FluxState
+from bot.engines.flux_rules import poker_winner, unique_top
+from bot.engines.poker import best_five
 from bot.engines.qpoker import PlayedCard, QPokerConfig, QPokerEngine, QPokerObservation
 from tests.engines.test_qpoker import make_state
 
@@ -166,6 +168,56 @@ def test_flux_cards_as_integers_keep_the_hand_order() -> None:
     ints = flux_sim.encode(deck)
     assert flux_sim.decode(sorted(ints)) == sort_codes(deck)
     assert flux_sim.decode(ints) == deck
+
+
+def test_flux_shuffle_written_out_deals_as_random_shuffle_does() -> None:
+    """The search's own shuffle draws the same numbers as ``Random.shuffle``: the same seed
+    deals the same world."""
+    deck = flux_sim.encode([c for _ in range(3) for c in standard_deck()])
+    for seed in range(40):
+        size = seed * 4 % len(deck) + 1
+        expected = deck[:size]
+        random.Random(seed).shuffle(expected)
+        assert flux_search.shuffled(deck[:size], random.Random(seed)) == expected
+
+
+def test_flux_poker_game_on_integers_has_the_rules_winner() -> None:
+    """The simulator's poker game picks the winner ``flux_rules.poker_winner`` picks, ties
+    cancelling, for hands of five to seven cards."""
+    rng = random.Random(8)
+    deck = flux_sim.encode([c for _ in range(2) for c in standard_deck()])
+    ties = 0
+    for _ in range(400):
+        hands = {s: sorted(rng.sample(deck, rng.choice((5, 6, 7)))) for s in range(5)}
+        if rng.random() < 0.3:  # a copy of another hand: a tie that cancels
+            hands[4] = list(hands[rng.randrange(4)])
+        fives = {s: best_five(flux_sim.decode(h))[1] for s, h in hands.items()}
+        expected, ranks = poker_winner(fives)
+        ties += len(set(ranks.values())) < len(ranks)
+        found = flux_sim.unique_best([(flux_sim.poker_rank(h), s) for s, h in hands.items()])
+        assert found == expected
+    assert ties > 50
+
+
+def test_flux_game_chance_counts_a_win_only_on_a_top_score_of_its_own() -> None:
+    """:meth:`Standing.value` is the share of the drawn futures in which the seat holds the
+    highest score nobody shares (``flux_rules.unique_top``)."""
+    obs, _ = _flux_decisions(5, range(1))[0]
+    standing = flux_search.Standing(obs, random.Random(1))
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(200):
+        sim = flux_search.Dealer(obs).deal(random.Random(rng.random()))
+        sim.gained = [rng.randint(0, 6) for _ in range(sim.n)]
+        standing.scores = [rng.randint(0, 6) for _ in range(sim.n)]
+        futures = standing.futures(standing.hands_left(sim))
+        wins = 0
+        for change in futures:
+            final = [a + b + c for a, b, c in zip(standing.scores, sim.gained, change, strict=True)]
+            wins += unique_top(final, standing.seats) == obs.seat
+        assert standing.value(sim) == wins / len(futures)
+        seen.add(wins / len(futures))
+    assert len(seen) > 5
 
 
 def _flux_decisions(n: int, seeds: range) -> list[tuple[FluxObservation, FluxState]]:
