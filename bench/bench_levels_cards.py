@@ -126,7 +126,7 @@ def _fingers_random(engine: Any, state: Any, seat: int, obs: Any, rng: random.Ra
 
 
 GAMES = {
-    "flux": Game("Flux", FluxEngine(), FluxConfig(), flux_ai.decide, _flux_random, None),
+    "flux": Game("Flux", FluxEngine(), FluxConfig(), flux_ai.decide, _flux_random, 1.0),
     "qpoker": Game(
         "QuantumPoker", QPokerEngine(), QPokerConfig(), qpoker_ai.decide, _qpoker_random, None
     ),

@@ -32,8 +32,12 @@ from bot.engines.pimc import clearly_better
 if TYPE_CHECKING:
     from bot.engines.flux import FluxObservation
 
-SAMPLES = 128
-"""Determinizations per decision when no deadline is given."""
+SAMPLES = 512
+"""Determinizations per decision at most. In the bot the time budget (``AI_BUDGET``, one
+second) usually ends the search first: at 5 seats all 512 take about 1.2 s on the
+development machine. On 151 recorded 5-seat decisions, each move judged by 1,024 worlds,
+the moves chosen with 512 worlds gave up 0.0016 in chance to win per decision (0.20 points
+where it plays for points), with 256 worlds 0.0027 (0.26), with 128 worlds 0.0044 (0.40)."""
 DISCARDS = 5
 """Discards searched at most (the normal policy's best ones), besides calling."""
 CONFIDENCE = 1.0
