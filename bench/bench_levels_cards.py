@@ -11,12 +11,14 @@ A game won jointly by k seats counts 1/k to each (QuantumPoker ties on chips; Qu
 draws count 0 to everyone); the interval is taken on the rounded total. At the largest seat
 count it also prints the decision time of each level (mean, p95, max, in milliseconds).
 
-Hard decisions in Flux and QuantumPoker take a fixed effort (``flux_search.SAMPLES`` worlds,
-``qpoker_search.SAMPLES`` worlds), so every figure here is seeded and reproducible whatever
-the machine; the bot gives the same effort with its one-second budget (``AI_BUDGET``) as a
-safety net. ``--budget`` adds that safety net here too (then a slow machine can cut a
-decision short). Quantum Fingers' hard level searches until its deadline: ``--budget``
-(0.4 s unless set) applies to it. Figures only: nothing here asserts.
+Hard decisions in QuantumPoker take a fixed effort (``qpoker_search.SAMPLES`` worlds), so
+its figures are seeded and reproducible whatever the machine; the bot gives the same effort
+with its one-second budget (``AI_BUDGET``) as a safety net, and ``--budget`` adds that
+safety net here too. Flux's hard level searches up to ``flux_search.SAMPLES`` worlds and
+the bot's one-second budget usually stops it first, so its figures are run with that budget
+(``--budget``, 1 s unless set) and depend a little on the machine: the deals are seeded, the
+moves cut short by the clock are not. Quantum Fingers' hard level searches until its
+deadline: ``--budget`` (0.4 s unless set) applies to it. Figures only: nothing here asserts.
 
 Long runs split well: ``--start`` offsets the seeds, ``--only`` picks one of the three
 match-ups, ``--out`` appends every game to a JSON-lines file, and ``--report`` prints the
@@ -25,11 +27,19 @@ figures of one or more such files together.
 Figures on the shared 2-core development machine (several other jobs beside it, so the times
 are on the high side), win share with its 95% interval, fair share in brackets:
 
-Flux (hard at 128 worlds with its own trick-hungry style that also weighs poker at every
-turn-up, counting out the used cards it saw go; ``--game flux --only hard --games 1000
---start 20000 --jobs 2`` at 3, 4 and 5 seats: fresh seeds, run as declared before it
-started, to be reported whatever it showed; easy 300 games, unchanged since easy and normal
-play as before):
+Flux, hard with the bot's one-second budget and up to 512 worlds (``--game flux --only hard
+--games 1000 --start 21000 --budget 1.0 --jobs 2``, one game per core and nothing else
+running; fresh seeds, declared before the runs and reported whatever they showed):
+
+ 5 seats  hard vs normal        31.0%  (95% CI 28.2%-33.9%)  fair 20.0%  ratio 1.55x
+ decision time at 5 seats (the same run): normal mean 0.1 ms (p95 0.4, max 6.7); hard mean
+ 514 ms, p95 1,001 ms, max 1,029 ms; 70% of the 7,009 searched decisions ran into the
+ budget.
+
+The same at 128 worlds, a fixed effort (``--game flux --only hard --games 1000 --start 20000
+--jobs 2`` at 3, 4 and 5 seats: fresh seeds, run as declared before it started, to be
+reported whatever it showed; easy 300 games, unchanged since easy and normal play as
+before):
 
  3 seats  hard vs normal        55.3%  (95% CI 52.2%-58.4%)  fair 33.3%  ratio 1.66x
           easy vs normal        20.0%  (95% CI 15.9%-24.9%)              ratio 0.60x
@@ -43,8 +53,8 @@ play as before):
  Every game of the same code so far, pooled: 3 seats 56.4% (53.8%-58.9%) over 1,450 games,
  1.69x (seeds 0-449 gave 58.9%); 4 seats 39.5% (37.3%-41.7%) over 1,900 games,
  1.58x (seeds 0-899 gave 38.6%); 5 seats 30.1% (28.3%-32.0%) over 2,350 games, 1.50x (seeds
- 0-899 gave 29.6%, 900-1349 33.8%). So at 5 seats hard is at about 1.5x its fair share, and
- not clearly above it.
+ 0-899 gave 29.6%, 900-1349 33.8%). So with 128 worlds hard at 5 seats was at about 1.5x
+ its fair share, and not clearly above it.
  decision time at 5 seats (``--games 40 --easy-games 20 --start 30000 --budget 1.0``: the
  bot's one-second budget, other benchmarks beside it): easy mean 0.1 ms (p95 0.6, max 4.6);
  normal 0.2 ms (p95 0.5, max 5.3); hard mean 338 ms, p95 969 ms, max 1,005 ms. Without the
