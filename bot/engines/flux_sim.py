@@ -192,7 +192,7 @@ def poker_rank(hand: Sequence[int]) -> HandRank:
     key = tuple(hand)
     found = _POKER_RANKS.get(key)
     if found is None:
-        if len(_POKER_RANKS) > 200_000:
+        if len(_POKER_RANKS) > 20_000:  # a few megabytes per worker at most
             _POKER_RANKS.clear()
         found = _POKER_RANKS[key] = best_five(decode(hand))[0]
     return found
