@@ -20,6 +20,7 @@ from bot import memory
 from bot.answers import watch as watch_interaction
 from bot.config import Settings
 from bot.games import all_games
+from bot.housekeeping import keep_replays
 from bot.monitor import report_stalls
 from bot.sharding import ShardSet
 from bot.storage.db import Database
@@ -128,6 +129,10 @@ class QuantumTableBot(commands.AutoShardedBot):
         else:
             log.info("Commands are synced by the process that runs shard 0")
         self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
+        if self.syncs_commands and self.settings.replay_days > 0:
+            self._housekeeping = asyncio.create_task(
+                keep_replays(self.db, days=self.settings.replay_days), name="keep-replays"
+            )
         if self.settings.loop_report > 0:
             self._monitor = asyncio.create_task(
                 report_stalls(self.settings.loop_report), name="loop-monitor"
@@ -222,9 +227,10 @@ class QuantumTableBot(commands.AutoShardedBot):
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()
-        monitor = getattr(self, "_monitor", None)
-        if monitor is not None:
-            monitor.cancel()
+        for name in ("_monitor", "_housekeeping"):
+            task = getattr(self, name, None)
+            if task is not None:
+                task.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         if hasattr(self, "db"):

@@ -65,6 +65,12 @@ class Settings(BaseSettings):
         le=3600,
         description="Seconds between log lines with the event loop's worst stall (0: off).",
     )
+    replay_days: float = Field(
+        default=30,
+        ge=0,
+        le=36_500,
+        description="Days a finished game's moves are kept for replays (0: forever).",
+    )
     turn_timeout: int = Field(
         default=300, ge=30, le=86_400, description="Default seconds a player has for a move."
     )

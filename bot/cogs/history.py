@@ -113,7 +113,9 @@ async def history_parts(
             f"{whose}, newest first. Pick one in the menu to replay it step by step, with "
             f"nothing hidden.\n\n{entries}"
         )
-        embed.set_footer(text=f"Page {page} of {pages} · {plural(total, 'game')}")
+        days = bot.settings.replay_days
+        kept = f" · replays kept {plural(format(days, 'g'), 'day')}" if days > 0 else ""
+        embed.set_footer(text=f"Page {page} of {pages} · {plural(total, 'game')}{kept}")
     else:
         embed.description = f"{whose}: none finished yet. Start one with `/<game> start`!"
     view = discord.ui.View(timeout=None)

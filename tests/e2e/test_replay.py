@@ -263,7 +263,7 @@ async def test_a_persons_history_filters_and_pages(w: World) -> None:
     assert f"<@{w.dave.id}>'s recent games" in mine.text()
     assert f"**#{daves}**" in mine.text() and "🏆 dave" in mine.text()
     assert not any(f"**#{g}**" in mine.text() for g in admins)
-    assert "Page 1 of 1 · 1 game" in mine.text()
+    assert "Page 1 of 1 · 1 game · replays kept 30 days" in mine.text()
 
     theirs = (
         await w.fake.slash(
