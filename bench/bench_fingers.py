@@ -25,9 +25,9 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
-from bot.engines.fingers import FingersConfig, FingersEngine
-from bot.engines.fingers_ai import choose_action, random_action
-from bot.engines.fingers_logic import exact_bounds
+from bot.engines.fingers.ai import choose_action, random_action
+from bot.engines.fingers.engine import FingersConfig, FingersEngine
+from bot.engines.fingers.logic import exact_bounds
 
 
 class WideEngine(FingersEngine):

@@ -2,7 +2,7 @@
 
 Four-handed: an AI team (two AI seats, partners opposite) against a team of two baseline
 seats, in whole games to 21, the AI team alternating between seats 0/2 and 1/3 so that the
-first deal favours neither. The baselines (see :mod:`bot.engines.flume_ai`):
+first deal favours neither. The baselines (see :mod:`bot.engines.flume.ai`):
 
 * ``random``: a uniformly random legal move (a random subset of non-trumps when discarding);
 * ``greedy``: bids one less than its longest trump suit's length (four trumps bid 3), names
@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
-from bot.engines.flume_ai import choose_action, greedy_action, random_action
+from bot.engines.flume.ai import choose_action, greedy_action, random_action
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation
 
 Player = Callable[[FlumeObservation, random.Random], str]
 ENGINE = FlumeEngine()

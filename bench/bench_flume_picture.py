@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engines import flume_ai
-from bot.engines.flume import FlumeConfig, FlumeEngine
+from bot.engines.flume import ai as flume_ai
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine
 from bot.games.flume import FlumeUI
 from bot.render.frames import FrameEncoder
 

@@ -15,12 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-from bot.engines.flux_ai import choose_action as flux_choose
+from bot.engines.flux.ai import choose_action as flux_choose
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
-from bot.engines.flux import FluxConfig, FluxEngine
+from bot.engines.flux.engine import FluxConfig, FluxEngine
 
 
 def play(engine: FluxEngine, seed: int, ai_seat: int, variants: str) -> tuple[str, int]:

@@ -111,10 +111,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import percentile, wilson
-from bot.engines import fingers_ai, flux_ai, qpoker_ai
-from bot.engines.fingers import FingersConfig, FingersEngine
-from bot.engines.flux import FluxConfig, FluxEngine
-from bot.engines.qpoker import QPokerConfig, QPokerEngine
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers.engine import FingersConfig, FingersEngine
+from bot.engines.flux import ai as flux_ai
+from bot.engines.flux.engine import FluxConfig, FluxEngine
+from bot.engines.qpoker import ai as qpoker_ai
+from bot.engines.qpoker.engine import QPokerConfig, QPokerEngine
 
 
 @dataclass(frozen=True)

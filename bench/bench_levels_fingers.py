@@ -9,7 +9,7 @@ For each seat count:
 
 Draws count 0 to everyone. Hard decisions get ``--budget`` seconds each (a
 ``time.monotonic()`` deadline) on top of their fixed work count
-(:func:`bot.engines.fingers_search.work_for` predicted moves), which ends nearly every search
+(:func:`bot.engines.fingers.search.work_for` predicted moves), which ends nearly every search
 first, so the games are reproducible; the output says how many hard decisions the deadline
 cut short. ``--timing`` plays a few games at one seat count (8 by default) with a seat of
 each level and prints the decision time per level (mean, p95, max). Figures only: nothing
@@ -74,8 +74,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import percentile, wilson
-from bot.engines import fingers_ai, fingers_search
-from bot.engines.fingers import FingersConfig, FingersEngine
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers import search as fingers_search
+from bot.engines.fingers.engine import FingersConfig, FingersEngine
 
 ENGINE = FingersEngine()
 

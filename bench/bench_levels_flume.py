@@ -42,9 +42,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
-from bot.engines import flume_search
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
-from bot.engines.flume_ai import decide, random_action
+from bot.engines.flume import search as flume_search
+from bot.engines.flume.ai import decide, random_action
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
 
 ENGINE = FlumeEngine()
 DEFAULT_BUDGET = 1.0  # seconds: the bot's deadline for one AI move

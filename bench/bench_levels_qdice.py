@@ -4,7 +4,7 @@
   two exact figures: what the solved table predicts against *optimal* play (``V[0, 0]`` moving
   first, ``1 - V[0, 0]`` moving second, 50% over alternating starts) and hard's exact chance
   against *normal* (policy evaluation of the two fixed policies,
-  :mod:`bot.engines.qdice_duel`; ``--exact`` recomputes it, about 40 minutes on one core,
+  :mod:`bot.engines.qdice.duel`; ``--exact`` recomputes it, about 40 minutes on one core,
   otherwise the recorded figures below are printed);
 * easy vs normal (easy should lose clearly) and easy vs a random legal player (easy should win);
 * decision time per level (mean, 95th percentile, max), with the tables warmed up first.
@@ -46,10 +46,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import percentile, wilson
-from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
-from bot.engines.qdice_ai import decide, warm_up
-from bot.engines.qdice_scoring import scoring_keeps
-from bot.engines.qdice_winprob import default_table
+from bot.engines.qdice.ai import decide, warm_up
+from bot.engines.qdice.engine import QDiceConfig, QDiceEngine, QDiceObservation
+from bot.engines.qdice.scoring import scoring_keeps
+from bot.engines.qdice.winprob import default_table
 
 ENGINE = QDiceEngine()
 Player = Callable[[QDiceObservation, random.Random], str]
@@ -150,7 +150,7 @@ def match(
 def exact_figures(recompute: bool) -> tuple[float, float]:
     if not recompute:
         return EXACT_HARD_VS_NORMAL
-    from bot.engines.qdice_duel import HardPolicy, NormalPolicy, evaluate
+    from bot.engines.qdice.duel import HardPolicy, NormalPolicy, evaluate
 
     table = default_table()
     assert table is not None

@@ -18,8 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
-from bot.engines.qdice import QDiceConfig, QDiceEngine
-from bot.engines.qdice_ai import (
+from bot.engines.qdice.ai import (
     FRESH,
     choose_action,
     expected_turn_value,
@@ -28,6 +27,7 @@ from bot.engines.qdice_ai import (
     roll_groups,
     threshold_action,
 )
+from bot.engines.qdice.engine import QDiceConfig, QDiceEngine
 
 
 def play(engine: QDiceEngine, seed: int, ai_seat: int) -> tuple[int, int]:

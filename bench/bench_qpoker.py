@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import wilson
-from bot.engines.qpoker import QPokerConfig, QPokerEngine, QPokerObservation
-from bot.engines.qpoker_ai import choose_action, legal_moves, random_action
+from bot.engines.qpoker.ai import choose_action, legal_moves, random_action
+from bot.engines.qpoker.engine import QPokerConfig, QPokerEngine, QPokerObservation
 
 Policy = Callable[[QPokerObservation, random.Random], str]
 

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from bot.engines.qdice import QDiceObservation
+from bot.engines.qdice.engine import QDiceObservation
 from bot.render.common import to_png
 from bot.render.leaderboard import LeaderboardRow, render_leaderboard
 from bot.render.qdice import render_qdice

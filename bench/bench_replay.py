@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stats import percentile
-from bot.engines.flux_ai import choose_action
+from bot.engines.flux.ai import choose_action
 from bot.games import all_games
 from bot.storage.db import Database
 from bot.storage.models import ActionRecord, SeatRecord

@@ -1,7 +1,7 @@
 """Solve two-player Quantum dice for the "hard" AI and save the table it plays from.
 
 Writes ``data/qdice_winprob_<target>_<entry>.npz`` (the default options: 10,000 and 1,000),
-which :func:`bot.engines.qdice_winprob.default_table` loads lazily. Takes a few minutes on one
+which :func:`bot.engines.qdice.winprob.default_table` loads lazily. Takes a few minutes on one
 core; prints its progress, the solving time and the start position's winning chances.
 
 Run: ``.venv/bin/python scripts/build_qdice_winprob.py [target entry]``
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engines.qdice_winprob import save_table, solve, table_path
+from bot.engines.qdice.winprob import save_table, solve, table_path
 
 
 def main(target: int = 10_000, entry: int = 1_000) -> None:

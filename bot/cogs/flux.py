@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.common import game_group, start_table
 from bot.cogs.options import Bounded, Limited, TurnMinutes
-from bot.engines.flux_rules import VARIANTS
+from bot.engines.flux.rules import VARIANTS
 
 
 def variant_choices(current: str) -> list[app_commands.Choice[str]]:

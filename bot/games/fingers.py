@@ -12,8 +12,8 @@ import re
 
 from PIL import Image
 
-from bot.engines import fingers_ai
-from bot.engines.fingers import (
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers.engine import (
     NAME_LENGTH,
     FingersConfig,
     FingersEngine,

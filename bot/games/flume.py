@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from PIL import Image
 
-from bot.engines import flume_ai
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
-from bot.engines.flume_rules import POINT_LABELS, is_trump
+from bot.engines.flume import ai as flume_ai
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation
+from bot.engines.flume.rules import POINT_LABELS, is_trump
 from bot.render.flume import render_flume, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel, Style

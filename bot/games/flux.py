@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from PIL import Image
 
-from bot.engines import flux_ai
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
-from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation
-from bot.engines.flux_rules import (
+from bot.engines.flux import ai as flux_ai
+from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxObservation
+from bot.engines.flux.rules import (
     best_value,
     dice_way,
     distance,

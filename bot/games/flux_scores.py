@@ -1,13 +1,13 @@
 """Flux's final screen in words: where each player's points came from, and hand by hand why.
 
-Built from the public score sheet the engine keeps (:class:`~bot.engines.flux.HandScore`,
+Built from the public score sheet the engine keeps (:class:`~bot.engines.flux.engine.HandScore`,
 one per hand). The picture draws the same sheet as a grid; these fields say it in sentences.
 """
 
 from __future__ import annotations
 
 from bot.engines.base import plural
-from bot.engines.flux import FLUX_POINTS, FluxObservation, HandScore
+from bot.engines.flux.engine import FLUX_POINTS, FluxObservation, HandScore
 from bot.tables.views import Field
 
 FIELD_LIMIT = 1024  # Discord's limit on one embed field's value

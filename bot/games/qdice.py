@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from bot.engines import qdice_ai
 from bot.engines.base import plural
-from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation
-from bot.engines.qdice_scoring import why_no_score
+from bot.engines.qdice import ai as qdice_ai
+from bot.engines.qdice.engine import QDiceConfig, QDiceEngine, QDiceObservation
+from bot.engines.qdice.scoring import why_no_score
 from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-from bot.engines import qpoker_ai
 from bot.engines.base import plural
-from bot.engines.qpoker import (
+from bot.engines.qpoker import ai as qpoker_ai
+from bot.engines.qpoker.engine import (
     CARD_NAMES,
     CARDS,
     QUBITS,

@@ -1,6 +1,6 @@
 """The Quantum Fingers table as one image: a players-by-flavours grid of what is known.
 
-Pure: :func:`render_fingers` turns a :class:`~bot.engines.fingers.FingersObservation`, the
+Pure: :func:`render_fingers` turns a :class:`~bot.engines.fingers.engine.FingersObservation`, the
 seat names and a few recent event lines into a fixed-size ``PIL.Image``. Each cell shows how
 many of a flavour a player holds now, exactly (``2``) or as the range every consistent deal
 still allows (``1-3``). Flavours nobody has named yet are alike, so they share one column.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.engines.fingers import FingersObservation
+from bot.engines.fingers.engine import FingersObservation
 from bot.render.common import (
     MARGIN,
     PALETTE,

@@ -1,6 +1,6 @@
 """The Flume table as one image, and a seat's own hand as a strip of cards.
 
-Pure functions of a :class:`~bot.engines.flume.FlumeObservation`: the public table is drawn
+Pure functions of a :class:`~bot.engines.flume.engine.FlumeObservation`: the public table is drawn
 from the spectator's observation, so it can only show what everyone may see (the cards in
 the trick, who took the last one, points taken, the bid, trumps, scores, the dealer and who is
 to act). A finished game's revealed observation also carries every hand, drawn small by
@@ -18,8 +18,8 @@ from PIL import Image, ImageDraw
 
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
-from bot.engines.flume import FlumeObservation
-from bot.engines.flume_rules import HAND_SIZE, POINT_LABELS, left_bower, right_bower
+from bot.engines.flume.engine import FlumeObservation
+from bot.engines.flume.rules import HAND_SIZE, POINT_LABELS, left_bower, right_bower
 from bot.render.cards import card_size, fan_width, paste_card, paste_fan, suit_colour
 from bot.render.common import (
     BODY_BOTTOM,

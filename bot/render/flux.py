@@ -14,8 +14,8 @@ from PIL import Image, ImageDraw
 
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card
-from bot.engines.flux import FluxObservation, HandScore
-from bot.engines.flux_rules import poker_points
+from bot.engines.flux.engine import FluxObservation, HandScore
+from bot.engines.flux.rules import poker_points
 from bot.render.cards import card_size, fan_width, paste_card, paste_fan
 from bot.render.common import (
     BODY_BOTTOM,

@@ -1,6 +1,6 @@
 """The quantum dice table as one image: rolled dice, kept tray, turn score and scoreboard.
 
-Pure: :func:`render_qdice` turns a :class:`~bot.engines.qdice.QDiceObservation` plus the seat
+Pure: :func:`render_qdice` turns a :class:`~bot.engines.qdice.engine.QDiceObservation` plus the seat
 names (and optionally a few recent event lines) into a fixed-size ``PIL.Image``. The size
 never changes during a game, so edited Discord messages do not jump.
 """
@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engines.qdice import Die, QDiceObservation
+from bot.engines.qdice.engine import Die, QDiceObservation
 from bot.render.common import (
     BODY_BOTTOM,
     BODY_TOP,

@@ -1,6 +1,6 @@
 """The QuantumPoker table as one image: every seat's qubits and chips, the community cards.
 
-Pure: :func:`render_qpoker` turns a :class:`~bot.engines.qpoker.QPokerObservation` plus the
+Pure: :func:`render_qpoker` turns a :class:`~bot.engines.qpoker.engine.QPokerObservation` plus the
 seat names (and optionally recent event lines) into a fixed-size ``PIL.Image``. Whatever the
 observation hides stays hidden: a qubit whose value is ``None`` is drawn face down (or as a
 superposition), so the spectator's observation gives the public picture and a seat's own
@@ -19,7 +19,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engines.base import plural
-from bot.engines.qpoker import QPokerObservation, QubitView
+from bot.engines.qpoker.engine import QPokerObservation, QubitView
 from bot.render.common import (
     BODY_BOTTOM,
     BODY_TOP,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.engines.fingers_ai import choose_action
+from bot.engines.fingers.ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
 from tests.e2e.seeding import open_game

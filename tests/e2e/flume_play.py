@@ -7,8 +7,8 @@ import random
 from dataclasses import dataclass, field
 
 from bot.engines.cards import card
-from bot.engines.flume import FlumeEngine, FlumeObservation
-from bot.engines.flume_ai import choose_action
+from bot.engines.flume.ai import choose_action
+from bot.engines.flume.engine import FlumeEngine, FlumeObservation
 from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.engines.flux import FluxEngine
-from bot.engines.flux_ai import choose_action as flux_choose
+from bot.engines.flux.ai import choose_action as flux_choose
+from bot.engines.flux.engine import FluxEngine
 from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.tables.table import Table
 from tests.e2e.seeding import open_game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.engines.qdice_ai import choose_action
+from bot.engines.qdice.ai import choose_action
 from bot.sandbox.loopback import Button, Channel, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table

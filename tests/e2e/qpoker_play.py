@@ -6,7 +6,7 @@ import random
 
 from discord import Client
 
-from bot.engines.qpoker_ai import choose_action
+from bot.engines.qpoker.ai import choose_action
 from bot.sandbox.loopback import Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.table import Table
 from tests.e2e.qdice_play import person_to_act

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from bot.answers import UNKNOWN_CONTROL
-from bot.engines.qdice_ai import choose_action
+from bot.engines.qdice.ai import choose_action
 from bot.tables.driver import PAUSED, RESUMED
 from bot.tables.table import Table
 from bot.ui import SAVE_FAILED

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bot.engines.cards import card
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeState
-from bot.engines.flume_ai import choose_action
+from bot.engines.flume.ai import choose_action
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeState
 from bot.sandbox.loopback import InteractionRefused
 from tests.e2e.conftest import World
 from tests.e2e.flume_play import decide, open_hand, open_table, person_to_act, play_to_the_end

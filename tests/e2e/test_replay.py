@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.engines.cards import label
-from bot.engines.flume import hand_order
+from bot.engines.flume.engine import hand_order
 from bot.sandbox.loopback import Channel, Message, User
 from bot.storage.models import SeatRecord, SeatResult
 from bot.tables.replay import Replays, ReplayUnavailable

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engines.base import Event, Rng
-from bot.engines.qdice import Die, QDiceConfig, QDiceEngine, QDiceState
+from bot.engines.qdice.engine import Die, QDiceConfig, QDiceEngine, QDiceState
 
 ENGINE = QDiceEngine()
 

@@ -12,21 +12,19 @@ import time
 
 import pytest
 
-from bot.engines import (
-    fingers_ai,
-    fingers_search,
-    flux_ai,
-    flux_rules,
-    flux_search,
-    flux_sim,
-    qpoker_ai,
-    qpoker_search,
-)
 from bot.engines.base import Rng
-from bot.engines.fingers import FingersConfig, FingersEngine, FingersState
-from bot.engines.flux import FluxConfig, FluxEngine, FluxState
-from bot.engines.flux_rules import Rules
-from bot.engines.qpoker import QPokerConfig, QPokerEngine, QPokerState
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers import search as fingers_search
+from bot.engines.fingers.engine import FingersConfig, FingersEngine, FingersState
+from bot.engines.flux import ai as flux_ai
+from bot.engines.flux import rules as flux_rules
+from bot.engines.flux import search as flux_search
+from bot.engines.flux import sim as flux_sim
+from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxState
+from bot.engines.flux.rules import Rules
+from bot.engines.qpoker import ai as qpoker_ai
+from bot.engines.qpoker import search as qpoker_search
+from bot.engines.qpoker.engine import QPokerConfig, QPokerEngine, QPokerState
 
 FINGERS = FingersEngine()
 FLUX = FluxEngine()

@@ -10,12 +10,16 @@ from itertools import combinations
 
 import pytest
 
-from bot.engines import flux_ai, flux_search, flux_sim, qpoker_ai, qpoker_search
 from bot.engines.cards import sort_codes, standard_deck
-from bot.engines.flux import FluxConfig, FluxEngine, FluxObservation, FluxState
-from bot.engines.flux_rules import poker_winner, unique_top
+from bot.engines.flux import ai as flux_ai
+from bot.engines.flux import search as flux_search
+from bot.engines.flux import sim as flux_sim
+from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxObservation, FluxState
+from bot.engines.flux.rules import poker_winner, unique_top
 from bot.engines.poker import best_five
-from bot.engines.qpoker import PlayedCard, QPokerConfig, QPokerEngine, QPokerObservation
+from bot.engines.qpoker import ai as qpoker_ai
+from bot.engines.qpoker import search as qpoker_search
+from bot.engines.qpoker.engine import PlayedCard, QPokerConfig, QPokerEngine, QPokerObservation
 from tests.engines.test_qpoker import make_state
 
 FLUX = FluxEngine()

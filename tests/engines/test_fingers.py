@@ -8,13 +8,13 @@ import re
 import pytest
 
 from bot.engines.base import IllegalAction, InvalidAction
-from bot.engines.fingers import (
+from bot.engines.fingers.ai import random_action
+from bot.engines.fingers.engine import (
     MAX_ASKS,
     FingersConfig,
     FingersEngine,
     FingersState,
 )
-from bot.engines.fingers_ai import random_action
 
 ENGINE = FingersEngine()
 A, B, C = 0, 1, 2

@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from bot.engines.fingers import FingersConfig, FingersEngine, FingersState
-from bot.engines.fingers_ai import (
+from bot.engines.fingers.ai import (
     _after,
     choose_action,
     forced_win,
@@ -15,6 +14,7 @@ from bot.engines.fingers_ai import (
     state_of,
     threatened,
 )
+from bot.engines.fingers.engine import FingersConfig, FingersEngine, FingersState
 
 ENGINE = FingersEngine()
 

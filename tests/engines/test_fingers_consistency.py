@@ -17,9 +17,9 @@ from operator import itemgetter
 import pytest
 
 from bot.engines.base import IllegalAction
-from bot.engines.fingers import FingersConfig, FingersEngine, FingersState
-from bot.engines.fingers_ai import random_action
-from bot.engines.fingers_logic import exact_bounds, feasible
+from bot.engines.fingers.ai import random_action
+from bot.engines.fingers.engine import FingersConfig, FingersEngine, FingersState
+from bot.engines.fingers.logic import exact_bounds, feasible
 
 ENGINE = FingersEngine()
 Deal = tuple[int, ...]  # the initial matrix, row by row

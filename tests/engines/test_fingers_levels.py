@@ -11,10 +11,11 @@ import random
 
 import pytest
 
-from bot.engines import fingers_ai, fingers_search
 from bot.engines.base import Rng
-from bot.engines.fingers import FingersConfig, FingersEngine, FingersState
-from bot.engines.fingers_search import Planner, hard_action, position
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers import search as fingers_search
+from bot.engines.fingers.engine import FingersConfig, FingersEngine, FingersState
+from bot.engines.fingers.search import Planner, hard_action, position
 
 ENGINE = FingersEngine()
 

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from bot.engines.base import IllegalAction, InvalidAction
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
-from bot.engines.flume_rules import (
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
+from bot.engines.flume.rules import (
     card_points,
     flume_deck,
     is_trump,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.engines.flume import FlumeConfig
-from bot.engines.flume_ai import (
+from bot.engines.flume.ai import (
     best_trump,
     choose_action,
     estimate,
@@ -13,6 +12,7 @@ from bot.engines.flume_ai import (
     greedy_action,
     random_action,
 )
+from bot.engines.flume.engine import FlumeConfig
 from tests.engines.test_flume import ENGINE, act, play_cards, play_state
 
 RNG = random.Random(0)

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.engines import flume_search as fs
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
-from bot.engines.flume_ai import best_trump, choose_action, decide
-from bot.engines.flume_rules import flume_deck, is_trump, suit_of
+from bot.engines.flume import search as fs
+from bot.engines.flume.ai import best_trump, choose_action, decide
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
+from bot.engines.flume.rules import flume_deck, is_trump, suit_of
 
 ENGINE = FlumeEngine()
 DECK = flume_deck()

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
-from bot.engines.flume_ai import choose_action, greedy_action, random_action
-from bot.engines.flume_rules import POINT_NAMES, flume_deck
+from bot.engines.flume.ai import choose_action, greedy_action, random_action
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
+from bot.engines.flume.rules import POINT_NAMES, flume_deck
 
 ENGINE = FlumeEngine()
 DECK = Counter(flume_deck())

@@ -9,8 +9,8 @@ import pytest
 
 from bot.engines.base import ConfigError, IllegalAction, InvalidAction, Rng
 from bot.engines.cards import standard_deck
-from bot.engines.flux import FluxConfig, FluxEngine, FluxState
-from bot.engines.flux_ai import choose_action as flux_choose
+from bot.engines.flux.ai import choose_action as flux_choose
+from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxState
 from bot.engines.poker import best_five
 
 ENGINE = FluxEngine()

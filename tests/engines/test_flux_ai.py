@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from bot.engines.flux import FluxConfig
-from bot.engines.flux_ai import best_discard, choose_action, draw_distribution, poker_potential
-from bot.engines.flux_ai import choose_action as flux_choose
-from bot.engines.flux_rules import distance, hand_value
+from bot.engines.flux.ai import best_discard, choose_action, draw_distribution, poker_potential
+from bot.engines.flux.ai import choose_action as flux_choose
+from bot.engines.flux.engine import FluxConfig
+from bot.engines.flux.rules import distance, hand_value
 from tests.engines.test_flux import ENGINE, make_state
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engines.base import ConfigError
-from bot.engines.flux_rules import (
+from bot.engines.flux.rules import (
     Rules,
     best_value,
     card_value,

@@ -14,9 +14,9 @@ import pytest
 
 from bot.engines.base import ConfigError, Event
 from bot.engines.cards import standard_deck
-from bot.engines.flux import FluxConfig, FluxEngine, FluxState
-from bot.engines.flux_ai import choose_action as flux_choose
-from bot.engines.flux_rules import REQUIRES, VARIANTS, parse_variants
+from bot.engines.flux.ai import choose_action as flux_choose
+from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxState
+from bot.engines.flux.rules import REQUIRES, VARIANTS, parse_variants
 from tests.engines.test_flux import CARD_LABEL, total_cards
 
 ENGINE = FluxEngine()

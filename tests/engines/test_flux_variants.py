@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.engines.base import ConfigError, IllegalAction
-from bot.engines.flux import FluxConfig, FluxState
-from bot.engines.flux_ai import choose_action as flux_choose
+from bot.engines.flux.ai import choose_action as flux_choose
+from bot.engines.flux.engine import FluxConfig, FluxState
 from tests.engines.test_flux import ENGINE, make_state, play_round, total_cards
 
 

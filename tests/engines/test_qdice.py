@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.engines.base import IllegalAction, InvalidAction
-from bot.engines.qdice import QDiceConfig, QDiceState
-from bot.engines.qdice_ai import choose_action
+from bot.engines.qdice.ai import choose_action
+from bot.engines.qdice.engine import QDiceConfig, QDiceState
 from tests.engines.scripted import ENGINE, ScriptedRng, kinds, make_state, table
 
 # Setup and basic flow -----------------------------------------------------------------------

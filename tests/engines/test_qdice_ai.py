@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from bot.engines.qdice import QDiceObservation
-from bot.engines.qdice_ai import (
+from bot.engines.qdice.ai import (
     FRESH,
     INDEX,
     choose_action,
@@ -18,6 +17,7 @@ from bot.engines.qdice_ai import (
     score_table,
     threshold_action,
 )
+from bot.engines.qdice.engine import QDiceObservation
 from tests.engines.test_qdice import ENGINE, make_state
 
 
@@ -142,7 +142,7 @@ def test_ai_moves_are_always_accepted() -> None:
 
 
 def test_warm_up_builds_everything_default_games_decide_with() -> None:
-    from bot.engines import qdice_ai
+    from bot.engines.qdice import ai as qdice_ai
 
     qdice_ai.score_table.cache_clear()
     qdice_ai.reach_table.cache_clear()

@@ -1,7 +1,7 @@
 """The exact hard-against-normal figure of two-player Quantum dice, and the state the hard
 level reads its table at.
 
-:mod:`bot.engines.qdice_duel` evaluates the two fixed policies exactly. These tests check
+:mod:`bot.engines.qdice.duel` evaluates the two fixed policies exactly. These tests check
 that it does what the AI code does (the same choice in real positions), that it gives the
 solved table back when hard plays itself, and pin how hard maps a position to the table:
 the scores, the turn total and the colours of the dice left.
@@ -15,11 +15,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from bot.engines import qdice_winprob
-from bot.engines.qdice import QDiceObservation
-from bot.engines.qdice_ai import STEP, choose_action, decide, hard_action, keep_options
-from bot.engines.qdice_duel import HardPolicy, NormalPolicy, Turns, evaluate
-from bot.engines.qdice_winprob import Game, WinTable, canonical_of, canonical_state, solve
+from bot.engines.qdice import winprob as qdice_winprob
+from bot.engines.qdice.ai import STEP, choose_action, decide, hard_action, keep_options
+from bot.engines.qdice.duel import HardPolicy, NormalPolicy, Turns, evaluate
+from bot.engines.qdice.engine import QDiceObservation
+from bot.engines.qdice.winprob import Game, WinTable, canonical_of, canonical_state, solve
 from tests.engines.scripted import ENGINE, make_state
 
 

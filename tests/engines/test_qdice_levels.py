@@ -10,11 +10,12 @@ from functools import cache
 import numpy as np
 import pytest
 
-from bot.engines import qdice_ai, qdice_winprob
-from bot.engines.qdice import QDiceConfig, QDiceObservation, QDiceState
-from bot.engines.qdice_ai import LEVELS, choose_action, decide
-from bot.engines.qdice_scoring import scoring_keeps
-from bot.engines.qdice_winprob import STEP, TurnSolver, default_table, solve
+from bot.engines.qdice import ai as qdice_ai
+from bot.engines.qdice import winprob as qdice_winprob
+from bot.engines.qdice.ai import LEVELS, choose_action, decide
+from bot.engines.qdice.engine import QDiceConfig, QDiceObservation, QDiceState
+from bot.engines.qdice.scoring import scoring_keeps
+from bot.engines.qdice.winprob import STEP, TurnSolver, default_table, solve
 from tests.engines.scripted import ENGINE, make_state
 
 

@@ -15,9 +15,9 @@ import pytest
 from pydantic import ValidationError
 
 from bot.engines.base import IllegalAction
-from bot.engines.qdice import COLOURS, Die, QDiceConfig, QDiceState
-from bot.engines.qdice_ai import choose_action
-from bot.engines.qdice_scoring import best_split, has_score, is_black_hole, score_keep
+from bot.engines.qdice.ai import choose_action
+from bot.engines.qdice.engine import COLOURS, Die, QDiceConfig, QDiceState
+from bot.engines.qdice.scoring import best_split, has_score, is_black_hole, score_keep
 from tests.engines.scripted import ENGINE, kinds
 from tests.engines.scripted import make_state as scripted_state
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engines.qdice_scoring import (
+from bot.engines.qdice.scoring import (
     best_split,
     has_score,
     is_black_hole,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from bot.engines.base import Event
-from bot.engines.qdice import QDiceConfig, QDiceEngine, QDiceObservation, QDiceState
-from bot.engines.qdice_ai import choose_action, threshold_action
-from bot.engines.qdice_scoring import score_keep, scoring_keeps
+from bot.engines.qdice.ai import choose_action, threshold_action
+from bot.engines.qdice.engine import QDiceConfig, QDiceEngine, QDiceObservation, QDiceState
+from bot.engines.qdice.scoring import score_keep, scoring_keeps
 
 ENGINE = QDiceEngine()
 GAMES = 2000

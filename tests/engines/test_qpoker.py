@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.engines.base import ConfigError, Event, IllegalAction, InvalidAction, Rng
-from bot.engines.qpoker import CARDS, Card, QPokerConfig, QPokerEngine, QPokerState, Qubit
+from bot.engines.qpoker.engine import CARDS, Card, QPokerConfig, QPokerEngine, QPokerState, Qubit
 
 ENGINE = QPokerEngine()
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.engines.qpoker import QPokerConfig, QPokerObservation
-from bot.engines.qpoker_ai import (
+from bot.engines.qpoker.ai import (
     beliefs,
     choose_action,
     distribution,
@@ -13,6 +12,7 @@ from bot.engines.qpoker_ai import (
     legal_moves,
     random_action,
 )
+from bot.engines.qpoker.engine import QPokerConfig, QPokerObservation
 from tests.engines.test_qpoker import ENGINE, make_state
 
 

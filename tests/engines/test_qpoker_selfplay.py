@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from bot.engines.base import Event, GameError
-from bot.engines.qpoker import QUBITS, QPokerConfig, QPokerEngine, QPokerState
-from bot.engines.qpoker_ai import choose_action, legal_moves, random_action
+from bot.engines.qpoker.ai import choose_action, legal_moves, random_action
+from bot.engines.qpoker.engine import QUBITS, QPokerConfig, QPokerEngine, QPokerState
 
 ENGINE = QPokerEngine()
 MATCHES = 300

@@ -13,13 +13,17 @@ from typing import Any
 
 import pytest
 
-from bot.engines import fingers_ai, flume_ai, flux_ai, qdice_ai, qpoker_ai
 from bot.engines.base import Engine
-from bot.engines.fingers import FingersConfig, FingersEngine
-from bot.engines.flume import FlumeConfig, FlumeEngine, hand_order
-from bot.engines.flux import FluxConfig, FluxEngine
-from bot.engines.qdice import QDiceConfig, QDiceEngine
-from bot.engines.qpoker import QPokerConfig, QPokerEngine
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers.engine import FingersConfig, FingersEngine
+from bot.engines.flume import ai as flume_ai
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, hand_order
+from bot.engines.flux import ai as flux_ai
+from bot.engines.flux.engine import FluxConfig, FluxEngine
+from bot.engines.qdice import ai as qdice_ai
+from bot.engines.qdice.engine import QDiceConfig, QDiceEngine
+from bot.engines.qpoker import ai as qpoker_ai
+from bot.engines.qpoker.engine import QPokerConfig, QPokerEngine
 
 Chooser = Callable[[Any, random.Random], str]
 

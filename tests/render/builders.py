@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engines.qdice import Die, QDiceObservation
+from bot.engines.qdice.engine import Die, QDiceObservation
 
 
 def dice(spec: str) -> list[Die]:

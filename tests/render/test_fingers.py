@@ -6,7 +6,7 @@ import io
 
 from PIL import Image, ImageChops
 
-from bot.engines.fingers import FingersConfig, FingersEngine, FingersObservation
+from bot.engines.fingers.engine import FingersConfig, FingersEngine, FingersObservation
 from bot.render.fingers import SIZE, columns, holding_text, render_fingers, render_fingers_png
 
 ENGINE = FingersEngine()

@@ -8,8 +8,8 @@ import itertools
 import pytest
 from PIL import Image, ImageChops
 
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeState
-from bot.engines.flume_rules import flume_deck
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeState
+from bot.engines.flume.rules import flume_deck
 from bot.render.cards import FOUR_COLOUR, TWO_COLOUR
 from bot.render.common import font
 from bot.render.flume import (

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.engines import flume_ai
-from bot.engines.flume import FlumeConfig, FlumeEngine, FlumeObservation
+from bot.engines.flume import ai as flume_ai
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation
 from bot.render import flume as flume_render
 from bot.render.flume import render_flume
 from bot.render.parts import PartMemo, changed_boxes

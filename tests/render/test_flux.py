@@ -8,8 +8,8 @@ import re
 
 from PIL import Image, ImageChops
 
-from bot.engines.flux import FluxConfig, FluxEngine, FluxState, Play
-from bot.engines.flux_ai import choose_action
+from bot.engines.flux.ai import choose_action
+from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxState, Play
 from bot.games.flux import FluxUI, value_text
 from bot.render.flux import (
     SHEET_TOP,

@@ -6,8 +6,8 @@ import random
 
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.engines import qdice_ai
-from bot.engines.qdice import QDiceConfig, QDiceEngine
+from bot.engines.qdice import ai as qdice_ai
+from bot.engines.qdice.engine import QDiceConfig, QDiceEngine
 from bot.render.parts import Part, PartMemo, changed_boxes, compose
 from bot.render.qdice import render_qdice
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from bot.engines.qdice import QDiceObservation
+from bot.engines.qdice.engine import QDiceObservation
 from bot.render.common import DIE_STYLES, PALETTE, STRIP, font
 from bot.render.qdice import (
     BOARD,

@@ -7,8 +7,8 @@ import random
 
 from PIL import Image, ImageChops
 
-from bot.engines.qpoker import QPokerConfig, QPokerEngine, QPokerObservation
-from bot.engines.qpoker_ai import choose_action
+from bot.engines.qpoker.ai import choose_action
+from bot.engines.qpoker.engine import QPokerConfig, QPokerEngine, QPokerObservation
 from bot.render.qpoker import (
     BACK,
     FACE,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.cogs.stats import _points
-from bot.engines.flume import FlumeConfig, FlumeEngine
-from bot.engines.flux import FluxConfig
-from bot.engines.qpoker import QPokerConfig
+from bot.engines.flume.engine import FlumeConfig, FlumeEngine
+from bot.engines.flux.engine import FluxConfig
+from bot.engines.qpoker.engine import QPokerConfig
 from bot.games.flume import FlumeUI
 from bot.games.flux import FluxUI
 from bot.games.qpoker import QPokerUI

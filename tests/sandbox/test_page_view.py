@@ -14,7 +14,7 @@ from typing import Any
 import pytest_asyncio
 from playwright.async_api import Locator, Page, Route, expect
 
-from bot.engines.qdice_ai import choose_action
+from bot.engines.qdice.ai import choose_action
 from bot.sandbox.loopback import Channel, Message, User
 from bot.sandbox.web import Sandbox
 from bot.tables.table import Table

@@ -1,7 +1,7 @@
 """Flume: an All Fours trick game with jokers, two bowers and a bid of 3 to 6 points.
 
 Rules: ``shared/seeds/002`` with the Flume section of ``shared/RULINGS.md``; the card rules
-live in :mod:`bot.engines.flume_rules`, the AI in :mod:`bot.engines.flume_ai`.
+live in :mod:`bot.engines.flume.rules`, the AI in :mod:`bot.engines.flume.ai`.
 
 Four players play in two teams, partners opposite (seats 0 and 2 against 1 and 3). Five
 players keep individual scores: the bidder calls a partner by naming a card, and nobody but
@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng, plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card, sort_codes
 from bot.engines.cards import label as card_label
-from bot.engines.flume_rules import (
+from bot.engines.flume.rules import (
     HAND_SIZE,
     POINT_LABELS,
     POINT_NAMES,

@@ -1,7 +1,7 @@
 """The Flux AI: plays toward the target from its own observation only.
 
 * It aims at whichever of +target or -target its hand is nearer (red or black), since
-  :func:`~bot.engines.flux_rules.distance` counts both.
+  :func:`~bot.engines.flux.rules.distance` counts both.
 * Tricks: it plays the card whose loss (and random replacement) leaves the hand nearest the
   target, preferring a card that wins the trick when command is worth having.
 * Command: it compares calling now with every legal discard, judging a discard by the exact
@@ -16,7 +16,7 @@
 * Claims, a call after a flux and the best five for poker are always taken.
 * Levels (:func:`decide`): "normal" is all of the above; "easy" makes a random legal move
   some of the time; "hard" searches tricks and commands by determinization and rollouts
-  (:mod:`bot.engines.flux_search`), and where the search finds nothing clearly better, and
+  (:mod:`bot.engines.flux.search`), and where the search finds nothing clearly better, and
   in its own rollouts, it plays in its own :class:`Style`: it values taking a trick (a
   point and command, so the call) far above a slightly better hand, and it keeps poker
   in mind whatever the turn-up, in proportion to what the poker game is worth (normal
@@ -37,7 +37,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from bot.engines.cards import card
-from bot.engines.flux_rules import (
+from bot.engines.flux.rules import (
     Rules,
     badness,
     best_value,
@@ -51,7 +51,7 @@ from bot.engines.flux_rules import (
 from bot.engines.poker import best_five
 
 if TYPE_CHECKING:
-    from bot.engines.flux import FluxObservation
+    from bot.engines.flux.engine import FluxObservation
 
 CALL_SAFETY = 0.5  # call when opponents are at least this likely all to be worse
 POKER_WEIGHT = 1.2  # distance points one unit of poker potential is worth (face turn-up)
@@ -326,7 +326,7 @@ def decide(
         return easy_action(obs, rng)
     normal = choose_action(obs, rng, HARD if level == "hard" else NORMAL)
     if level == "hard":
-        from bot.engines.flux_search import hard_action, searchable
+        from bot.engines.flux.search import hard_action, searchable
 
         if searchable(obs):
             return hard_action(obs, rng, normal, deadline)

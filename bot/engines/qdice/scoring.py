@@ -59,7 +59,7 @@ def triple_points(value: int) -> int:
 
 
 def die_key(die: Any) -> DieKey:
-    """Accept a :class:`~bot.engines.qdice.Die` or a ``(value, colour)`` pair."""
+    """Accept a :class:`~bot.engines.qdice.engine.Die` or a ``(value, colour)`` pair."""
     if isinstance(die, tuple):
         return (int(die[0]), str(die[1]))
     return (int(die.value), str(die.colour))

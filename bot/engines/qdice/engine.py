@@ -16,8 +16,8 @@ selection too, and a player not yet on the board may bank only a turn of ``entry
 more. After someone banks ``target`` or more they are the contingent winner; everyone else has
 exactly one last turn, and whoever banks strictly more takes the lead (the displaced leader has
 no further turn). A Black hole (six 2s rolled at once, on the board) ends the turn and sets the
-banked score to 1,000 (``min(score, 1000)``, so odd entry options never raise it). Scoring lives in :mod:`bot.engines.qdice_scoring`, the AI in
-:mod:`bot.engines.qdice_ai`.
+banked score to 1,000 (``min(score, 1000)``, so odd entry options never raise it). Scoring lives in :mod:`bot.engines.qdice.scoring`, the AI in
+:mod:`bot.engines.qdice.ai`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
-from bot.engines.qdice_scoring import (
+from bot.engines.qdice.scoring import (
     BLACK_HOLE_SCORE,
     best_split,
     has_score,

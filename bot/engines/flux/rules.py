@@ -1,7 +1,7 @@
 """Flux rules that are plain functions: variants, card values, tricks, dice and scoring.
 
-Everything here is pure and small so that the engine (:mod:`bot.engines.flux`) and the AI
-(:mod:`bot.engines.flux_ai`) share one reading of the rules. Rules: ``shared/seeds/000`` with
+Everything here is pure and small so that the engine (:mod:`bot.engines.flux.engine`) and the AI
+(:mod:`bot.engines.flux.ai`) share one reading of the rules. Rules: ``shared/seeds/000`` with
 the Flux section of ``shared/RULINGS.md``.
 """
 

@@ -8,7 +8,7 @@ books that are not forced. So the game is a tree of choices, and the hard AI sea
   move one decision deep, then two, ... up to :data:`MAX_DEPTH`), with the moves that looked
   best at one depth tried first at the next;
 * **everyone else's** by prediction: the others are modelled as the normal AI
-  (:func:`bot.engines.fingers_ai.choose_action`, with a fixed random source so a prediction is
+  (:func:`bot.engines.fingers.ai.choose_action`, with a fixed random source so a prediction is
   the same every time it is asked), which takes every forced win it sees and never hands the
   next player an avoidable one; that is the play of a careful person too;
 * **beyond the last decision looked at**, the game is played out to its end with every seat,
@@ -39,11 +39,11 @@ import random
 from time import monotonic
 from typing import TYPE_CHECKING
 
-from bot.engines import fingers_ai
-from bot.engines.fingers_ai import ENGINE, _work, copy_state, forced_win, legal_moves, state_of
+from bot.engines.fingers import ai as fingers_ai
+from bot.engines.fingers.ai import ENGINE, _work, copy_state, forced_win, legal_moves, state_of
 
 if TYPE_CHECKING:
-    from bot.engines.fingers import FingersObservation, FingersState
+    from bot.engines.fingers.engine import FingersObservation, FingersState
 
 WORK = 2000
 """The others' moves one decision may predict with the model (each a normal-AI decision),

@@ -1,6 +1,6 @@
 """Two-player Quantum dice: the exact chance that one AI policy beats another.
 
-The value iteration of :mod:`bot.engines.qdice_winprob` gives the "hard" player's chance of
+The value iteration of :mod:`bot.engines.qdice.winprob` gives the "hard" player's chance of
 winning against an *optimal* opponent. Against the "normal" player (expected score, with
 end-game rules) the chance is different, and a benchmark of a few thousand games cannot
 resolve an edge of a point or two. This module computes it exactly, by policy evaluation: with
@@ -12,8 +12,8 @@ to a larger score sum, a bust to the same sum with the other player to move).
 A policy (:class:`Policy`) only says, for every turn of a layer, which option of each roll
 outcome it keeps and whether it then banks; :func:`evaluate` does the rest. The two policies
 of the bot are here: :class:`HardPolicy` (the argmax of the solved table, as
-:func:`bot.engines.qdice_ai.hard_action` plays it) and :class:`NormalPolicy` (what
-:func:`bot.engines.qdice_ai.choose_action` plays: the expected-score table, and among keeps that
+:func:`bot.engines.qdice.ai.hard_action` plays it) and :class:`NormalPolicy` (what
+:func:`bot.engines.qdice.ai.choose_action` plays: the expected-score table, and among keeps that
 reach the target the end-game rule). Both play a last turn the same, optimal way (roll until
 strictly ahead), which the reach tables give exactly. ``tests/engines/test_qdice_duel.py``
 checks that the policies here make the same choices as the AI code on real positions and that
@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.engines.qdice_ai import FRESH, INDEX, MAX_SHIFT, best_gain_distribution, score_table
-from bot.engines.qdice_winprob import (
+from bot.engines.qdice.ai import FRESH, INDEX, MAX_SHIFT, best_gain_distribution, score_table
+from bot.engines.qdice.winprob import (
     BLACK_HOLE_LEVEL,
     CFRESH,
     CSTATES,
@@ -51,7 +51,7 @@ CROSSING = 1e9
 
 
 def _state15(canonical: int) -> int:
-    """A :data:`bot.engines.qdice_ai.STATES` index for a canonical dice state."""
+    """A :data:`bot.engines.qdice.ai.STATES` index for a canonical dice state."""
     return FRESH if canonical == CFRESH else INDEX[CSTATES[canonical]]
 
 
@@ -106,7 +106,7 @@ class Policy:
 
 class HardPolicy(Policy):
     """The argmax of the solved table ``V``: keeps and banks as the turn solved with the
-    opponent assumed optimal says (:func:`bot.engines.qdice_ai.hard_action`)."""
+    opponent assumed optimal says (:func:`bot.engines.qdice.ai.hard_action`)."""
 
     name = "hard"
 
@@ -126,7 +126,7 @@ class HardPolicy(Policy):
 
 
 class NormalPolicy(Policy):
-    """:func:`bot.engines.qdice_ai.choose_action`: the expected-score table of the turn; when
+    """:func:`bot.engines.qdice.ai.choose_action`: the expected-score table of the turn; when
     some keep reaches the target, only such keeps, by the chance that the other player does
     not beat the total in their last turn (bank now, or roll once more and bank)."""
 

@@ -1,6 +1,6 @@
 """The "hard" Flume AI's search: perfect-information Monte Carlo over sampled deals.
 
-The seat decides from its :class:`~bot.engines.flume.FlumeObservation` alone. For a card to
+The seat decides from its :class:`~bot.engines.flume.engine.FlumeObservation` alone. For a card to
 play it repeatedly
 
 1. **samples** the hidden cards (the other hands, the other seats' discards and the stock)
@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engines.cards import HIGH_JOKER, LOW_JOKER, SUITS, card
-from bot.engines.flume import FlumeObservation
-from bot.engines.flume_rules import (
+from bot.engines.flume.engine import FlumeObservation
+from bot.engines.flume.rules import (
     card_points,
     flume_deck,
     left_bower,

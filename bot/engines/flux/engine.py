@@ -1,8 +1,8 @@
 """Flux (the three-deck game also called Quantum): reach the target value, then win at poker.
 
 Rules: ``shared/seeds/000`` with the Flux section of ``shared/RULINGS.md``; the pure rule
-functions (values, tricks, dice, scoring, variants) live in :mod:`bot.engines.flux_rules`,
-the AI in :mod:`bot.engines.flux_ai`.
+functions (values, tricks, dice, scoring, variants) live in :mod:`bot.engines.flux.rules`,
+the AI in :mod:`bot.engines.flux.ai`.
 
 A hand runs through phases:
 
@@ -45,7 +45,7 @@ from bot.engines.base import (
     plural,
 )
 from bot.engines.cards import card, label, sort_codes, standard_deck
-from bot.engines.flux_rules import (
+from bot.engines.flux.rules import (
     Rules,
     Settlement,
     badness,

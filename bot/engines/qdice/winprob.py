@@ -1,6 +1,6 @@
 """Two-player Quantum dice: the probability of winning under optimal play.
 
-The "hard" AI level (:func:`bot.engines.qdice_ai.decide`) maximises its chance of winning a
+The "hard" AI level (:func:`bot.engines.qdice.ai.decide`) maximises its chance of winning a
 two-player game, as Neller and Presser do for Pig and Farkle. A position at the start of a turn
 is ``(i, j)``: the mover's and the other player's banked scores in levels of 50 points (a player
 is on the board exactly when their score is above 0, since the first bank needs ``entry``
@@ -11,7 +11,7 @@ matter, and swapping the colours changes nothing in the rules, so the dice state
 ``(a, b)`` with ``a >= b`` (hot dice lead back to ``(3, 3)``). After a keep the player banks or
 rolls on; banking ``a`` levels in all gives ``1 - V[j, a]`` (the other player moves next), or,
 at the target or beyond, the chance that the other player fails to beat it in their one last
-turn (the reach tables of :mod:`bot.engines.qdice_ai`, which are exact for that last turn). A
+turn (the reach tables of :mod:`bot.engines.qdice.ai`, which are exact for that last turn). A
 bust gives ``1 - V[j, i]`` and a black hole (six 2s, on the board) ``1 - V[j, min(i, 20)]``.
 
 Solving (:func:`solve`): ``V[i, j]`` depends on ``V[j, a]`` for ``a > i`` (a bank: a larger
@@ -34,7 +34,7 @@ Approximations besides the 50-point levels:
 
 The table for the default options (10,000 to win, 1,000 to get on the board) is built by
 ``scripts/build_qdice_winprob.py`` into ``data/qdice_winprob_10000_1000.npz`` and loaded lazily
-(:func:`table_for`, :func:`default_table`; :func:`bot.engines.qdice_ai.warm_up` loads it). A
+(:func:`table_for`, :func:`default_table`; :func:`bot.engines.qdice.ai.warm_up` loads it). A
 decision solves the turn of its one pair of scores from ``V`` (:meth:`WinTable.turn`, about
 10 ms, the last 64 pairs kept).
 """
@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.engines.qdice_ai import FRESH, MAX_SHIFT, STATES, STEP, reach_table, roll_groups
+from bot.engines.qdice.ai import FRESH, MAX_SHIFT, STATES, STEP, reach_table, roll_groups
 
 CSTATES: tuple[tuple[int, int], ...] = (
     (3, 3),
@@ -72,7 +72,7 @@ BLACK_HOLE_LEVEL = 1000 // STEP
 EXTRA = 6000 // STEP
 """Levels past the target that turns are followed to (then the mover banks)."""
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+DATA_DIR = Path(__file__).resolve().parents[3] / "data"
 
 
 def canonical_state(a: int, b: int) -> int:
@@ -84,7 +84,7 @@ def canonical_state(a: int, b: int) -> int:
 
 
 def canonical_of(index: int) -> int:
-    """Canonical index of a :data:`bot.engines.qdice_ai.STATES` index."""
+    """Canonical index of a :data:`bot.engines.qdice.ai.STATES` index."""
     if index == FRESH:
         return CFRESH
     a, b = STATES[index]

@@ -3,13 +3,13 @@
 The hard level samples the cards the seat cannot see (the other hands and the order of the
 shoe) from the cards it has not seen anywhere, plays each candidate move on every sample and
 rolls the hand out to its end (value game and poker) with the normal policy for every other
-seat and the hard level's own style (:data:`~bot.engines.flux_ai.HARD`) for itself, each
+seat and the hard level's own style (:data:`~bot.engines.flux.ai.HARD`) for itself, each
 deciding from its own view of the sample. A candidate's worth is the seat's points over
 the rest of the hand less the average of the others' (in the game's last hands: its chance
 to win the game, :class:`Standing`); the best average over the samples is played when it
 stands clear of the noise (perfect-information Monte Carlo).
 
-The simulator is :mod:`bot.engines.flux_sim`. Variants that change the command itself (16,
+The simulator is :mod:`bot.engines.flux.sim`. Variants that change the command itself (16,
 Temporal flux) are not simulated: there the hard level plays as normal. Only the
 observation is read.
 """
@@ -22,15 +22,15 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from bot.engines import flux_ai
 from bot.engines.cards import standard_deck
-from bot.engines.flux_ai import Judge, poker_potential, poker_weight
-from bot.engines.flux_rules import Rules, hand_value
-from bot.engines.flux_sim import HAND_SIZE, UNSUPPORTED, Sim, decode, encode, parse, roller
+from bot.engines.flux import ai as flux_ai
+from bot.engines.flux.ai import Judge, poker_potential, poker_weight
+from bot.engines.flux.rules import Rules, hand_value
+from bot.engines.flux.sim import HAND_SIZE, UNSUPPORTED, Sim, decode, encode, parse, roller
 from bot.engines.pimc import clearly_better
 
 if TYPE_CHECKING:
-    from bot.engines.flux import FluxObservation
+    from bot.engines.flux.engine import FluxObservation
 
 SAMPLES = 512
 """Determinizations per decision at most. In the bot the time budget (``AI_BUDGET``, one

@@ -20,8 +20,8 @@ from functools import cache
 from itertools import combinations
 
 from bot.engines.cards import JACK, KING, SUITS, card
-from bot.engines.flux_ai import NORMAL, POKER_WEIGHT, Style, draw_distribution
-from bot.engines.flux_rules import (
+from bot.engines.flux.ai import NORMAL, POKER_WEIGHT, Style, draw_distribution
+from bot.engines.flux.rules import (
     Rules,
     badness,
     best_value,

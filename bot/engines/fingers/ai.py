@@ -19,7 +19,7 @@ tries moves on copies with the engine itself (no hidden state is ever read).
 * **Levels** (:func:`decide`): "normal" is all of the above; "easy" makes a random
   consistent move some of the time; "hard" searches its own choices a few decisions ahead
   with this AI as the model of everyone else, playing each line out to the end of the game
-  (:mod:`bot.engines.fingers_search`).
+  (:mod:`bot.engines.fingers.search`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 
 from bot.engines.base import Rng
-from bot.engines.fingers import (
+from bot.engines.fingers.engine import (
     FingersConfig,
     FingersEngine,
     FingersObservation,
@@ -328,7 +328,7 @@ def decide(
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":
-        from bot.engines.fingers_search import hard_action
+        from bot.engines.fingers.search import hard_action
 
         return hard_action(obs, rng, deadline)
     return choose_action(obs, rng)

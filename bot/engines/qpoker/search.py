@@ -11,7 +11,7 @@ its best move, sometimes anything: :data:`NOISE`). Weighted deals are resampled 
 Each candidate move is played on every world and the round rolled out to its measurement
 with the normal policy for every seat (each deciding from what *it* would see in that
 world); the round is then scored exactly (superposed qubits are fair coins) as the seat's
-expected chips, :func:`~bot.engines.qpoker_ai.expected_gain` on the world's full table.
+expected chips, :func:`~bot.engines.qpoker.ai.expected_gain` on the world's full table.
 Candidates are the best moves by the normal AI's judgement on the inferred belief, and the
 normal move; the best average over the worlds is played unless no candidate clearly beats
 the normal move (:func:`~bot.engines.pimc.clearly_better`).
@@ -31,8 +31,7 @@ from itertools import accumulate, product
 from typing import TYPE_CHECKING
 
 from bot.engines.pimc import clearly_better
-from bot.engines.qpoker import OWN_CARDS, QUBIT_DECK, QUBITS, call_refusal, complete_moves
-from bot.engines.qpoker_ai import (
+from bot.engines.qpoker.ai import (
     CALL_MARGIN,
     EPSILON,
     SHOW_COST,
@@ -40,9 +39,10 @@ from bot.engines.qpoker_ai import (
     gain_of,
     rank_moves,
 )
+from bot.engines.qpoker.engine import OWN_CARDS, QUBIT_DECK, QUBITS, call_refusal, complete_moves
 
 if TYPE_CHECKING:
-    from bot.engines.qpoker import QPokerObservation
+    from bot.engines.qpoker.engine import QPokerObservation
 
 SAMPLES = 32
 """Worlds searched per decision when no deadline is given."""

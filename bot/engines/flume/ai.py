@@ -16,7 +16,7 @@
 :func:`decide` plays at a level: ``"normal"`` is :func:`choose_action`; ``"easy"`` is the
 normal AI with a beginner's loose judgement and slips (see :func:`_easy`); ``"hard"``
 searches bids, the trump call and card play by perfect-information Monte Carlo over deals
-sampled from what the seat has seen (:mod:`bot.engines.flume_search`), by a deadline or
+sampled from what the seat has seen (:mod:`bot.engines.flume.search`), by a deadline or
 with a fixed effort, and discards and calls as the normal AI does.
 
 The baselines, for tests and the benchmark: :func:`random_action` picks a uniformly random
@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import random
 
-from bot.engines import flume_search as fs
 from bot.engines.cards import SUITS, card
-from bot.engines.flume import FlumeObservation
-from bot.engines.flume_rules import (
+from bot.engines.flume import search as fs
+from bot.engines.flume.engine import FlumeObservation
+from bot.engines.flume.rules import (
     card_points,
     flume_deck,
     is_trump,
@@ -335,7 +335,7 @@ def _easy(obs: FlumeObservation, rng: random.Random) -> str:
 
 
 def _hard(obs: FlumeObservation, rng: random.Random, deadline: float | None) -> str:
-    """Bids, the trump call and card play searched (:mod:`bot.engines.flume_search`), the
+    """Bids, the trump call and card play searched (:mod:`bot.engines.flume.search`), the
     normal AI's move when no deal fits before the deadline; discards and the five-handed
     call as the normal AI. ``flume_search.BID_SAMPLES = 0`` leaves bidding to the normal AI.
     """

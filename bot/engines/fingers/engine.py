@@ -6,7 +6,7 @@ Rules: ``shared/seeds/003`` with the "Quantum Fingers" section of ``shared/RULIN
 starts with ``per_flavour`` fingers and nobody starts with all of one flavour. What each hand
 holds is never dealt: the state keeps the exact bounds on every player's current holding of
 every flavour over all classical deals still consistent with the game so far
-(:mod:`bot.engines.fingers_logic`). Everything is public, so every seat observes the same
+(:mod:`bot.engines.fingers.logic`). Everything is public, so every seat observes the same
 table.
 
 Moves (action strings):
@@ -35,7 +35,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng, plural
-from bot.engines.fingers_logic import Bounds, initial_bounds, restrict
+from bot.engines.fingers.logic import Bounds, initial_bounds, restrict
 
 MAX_ASKS = 200
 NAME_LENGTH = 32

@@ -25,11 +25,11 @@ Levels (:func:`decide`): "normal" is :func:`choose_action`. "easy" plays like a 
 often keeps every scoring die, banks once the turn reaches a comfortable total whatever the dice
 left, so it banks early with many dice and pushes on with one or two, and ignores the other
 players' scores until the last turn). "hard" maximises its chance of winning a two-player game
-from the table solved by :mod:`bot.engines.qdice_winprob` (default options only; otherwise it
+from the table solved by :mod:`bot.engines.qdice.winprob` (default options only; otherwise it
 plays like "normal", whose end-game rules already play for the win when a keep reaches the
 target and in a last turn). Against "normal" it wins 51.1% of two-player games over
 alternating starts (54.0% moving first, 48.1% second), computed exactly by
-:mod:`bot.engines.qdice_duel`: normal is close to optimal, so the edge is small.
+:mod:`bot.engines.qdice.duel`: normal is close to optimal, so the edge is small.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from functools import cache
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING
 
-from bot.engines.qdice_scoring import DieKey, score_key, scoring_keeps
+from bot.engines.qdice.scoring import DieKey, score_key, scoring_keeps
 
 if TYPE_CHECKING:
-    from bot.engines.qdice import QDiceObservation
+    from bot.engines.qdice.engine import QDiceObservation
 
 STEP = 50  # every score is a multiple of 50
 MAX_SHIFT = 5000 // STEP  # the largest single keep (Quantum), in levels
@@ -245,7 +245,7 @@ def warm_up(entries: Sequence[int] = (1_000,), target: int = 10_000) -> None:
             score_table(entry, on_board)
     for on_board in (True, False):
         reach_table(on_board).prob(FRESH, levels_needed(2 * target))  # a leader far ahead
-    from bot.engines import qdice_winprob
+    from bot.engines.qdice import winprob as qdice_winprob
 
     for entry in entries:
         table = qdice_winprob.table_for(target, entry)
@@ -499,7 +499,7 @@ def hard_action(obs: QDiceObservation, deadline: float | None = None) -> str | N
     assert me is not None
     if obs.n_players != 2 or obs.final_round:
         return None
-    from bot.engines import qdice_winprob as wp
+    from bot.engines.qdice import winprob as wp
 
     table = wp.table_for(obs.target, obs.entry)
     if table is None:

@@ -15,7 +15,7 @@ margin. Ties between moves are broken by the table's seeded random source.
 
 Levels (:func:`decide`): "normal" is the above; "easy" treats every other player's qubit as a
 coin, never calls and makes a random move some of the time; "hard" samples the hidden qubits
-and rolls the round out (:mod:`bot.engines.qpoker_search`).
+and rolls the round out (:mod:`bot.engines.qpoker.search`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bot.engines.qpoker import OWN_CARDS, call_refusal, complete_moves
+from bot.engines.qpoker.engine import OWN_CARDS, call_refusal, complete_moves
 
 if TYPE_CHECKING:
-    from bot.engines.qpoker import QPokerObservation
+    from bot.engines.qpoker.engine import QPokerObservation
 
 CALL_MARGIN = 0.05  # calling gives up this turn's card; prefer a card that is as good
 SHOW_COST = 0.02  # a shown 1 invites the others' CX and SWAP
@@ -228,7 +228,7 @@ def decide(
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":
-        from bot.engines.qpoker_search import hard_action
+        from bot.engines.qpoker.search import hard_action
 
         return hard_action(obs, rng, deadline)
     return choose_action(obs, rng)
