@@ -337,7 +337,7 @@ def _easy(obs: FlumeObservation, rng: random.Random) -> str:
 def _hard(obs: FlumeObservation, rng: random.Random, deadline: float | None) -> str:
     """Bids, the trump call and card play searched (:mod:`bot.engines.flume.search`), the
     normal AI's move when no deal fits before the deadline; discards and the five-handed
-    call as the normal AI. ``flume_search.BID_SAMPLES = 0`` leaves bidding to the normal AI.
+    call as the normal AI. ``flume.search.BID_SAMPLES = 0`` leaves bidding to the normal AI.
     """
     if obs.phase == "bid" and len(obs.legal) > 1 and fs.BID_SAMPLES:
         action, _, _ = fs.search_bid(obs, rng, deadline, fs.BID_SAMPLES)

@@ -52,7 +52,7 @@ CODES: tuple[str, ...] = tuple(flume_deck())
 INDEX: dict[str, int] = {c: i for i, c in enumerate(CODES)}
 N_CARDS = len(CODES)
 CARD_POINTS: tuple[int, ...] = tuple(card_points(c) for c in CODES)
-POINT_CARD_VALUE = 9  # as in flume_ai: a bower or a joker is worth about a ten to game
+POINT_CARD_VALUE = 9  # as in flume.ai: a bower or a joker is worth about a ten to game
 DEFAULT_SAMPLES = 16  # deals per card played without a deadline
 BID_SAMPLES = 32  # deals per bid or trump call without a deadline
 MAX_SAMPLES = 400  # deals per decision at most, whatever the deadline
@@ -67,7 +67,7 @@ class Tables:
     trump_suit: int  # index in SUITS
     follow: tuple[int, ...]  # the suit (index in SUITS) each card follows as
     power: tuple[int, ...]  # trump power 1-14, 0 for a non-trump
-    strength: tuple[tuple[int, ...], ...]  # [led suit][card] as flume_rules.strength
+    strength: tuple[tuple[int, ...], ...]  # [led suit][card] as flume.rules.strength
     worth: tuple[int, ...]  # card points plus a point card's value
     keep: tuple[float, ...]  # the normal AI's cost of losing the card
     special: tuple[bool, ...]  # a bower or a joker: a point to whoever takes it
@@ -572,7 +572,7 @@ _ESTIMATE = tuple((suit, _estimate_cards(suit), TABLES[suit].power) for suit in 
 
 
 def fast_best_trump(hand: Sequence[int], n: int) -> tuple[str, float]:
-    """``flume_ai.best_trump`` on a hand of card indices, the same sums in the same order
+    """``flume.ai.best_trump`` on a hand of card indices, the same sums in the same order
     (so the same floats)."""
     held = set(hand)
     card_total = 0.02 * sum(CARD_POINTS[c] for c in hand)

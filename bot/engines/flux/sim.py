@@ -4,8 +4,8 @@ A card is an integer whose order is the engine's hand order (:func:`~bot.engines
 suits S, H, D, C, high rank first), so a sorted list of them is a hand as the engine holds
 it, and the normal policy's first-best choices come out the same. :class:`Sim` plays one hand
 from a trick or a command on (tricks, command, discards, fluxes, calling, the value game and
-the poker game); :func:`play_card` and :func:`command` are ``flux_ai.play_card`` and
-``flux_ai.command_action`` on it. ``tests/engines/test_card_levels.py`` plays the simulator
+the poker game); :func:`play_card` and :func:`command` are ``flux.ai.play_card`` and
+``flux.ai.command_action`` on it. ``tests/engines/test_card_levels.py`` plays the simulator
 side by side with the engine and the policy against the normal AI. Variants that change the
 command itself (16, Temporal flux) are not simulated. Point dice (9, 11) are counted at their
 best use rather than chosen in a dice phase.
@@ -82,7 +82,7 @@ def strengths(trump: str | None, truco: bool) -> list[int]:
 
 
 def trick_winner(plays: Sequence[tuple[int, int]], strength: list[int]) -> int | None:
-    """``flux_rules.trick_winner`` on (seat, card) pairs: the highest strength nobody
+    """``flux.rules.trick_winner`` on (seat, card) pairs: the highest strength nobody
     shares (every trump rank that repeats cancels, then the other ranks likewise)."""
     levels = [strength[c] for _, c in plays]
     best, winner = -1, None
@@ -94,7 +94,7 @@ def trick_winner(plays: Sequence[tuple[int, int]], strength: list[int]) -> int |
 
 class Scale:
     """Badness of values for one seat (its point dice) at one target: the look-ups the
-    normal policy makes, remembered (``flux_ai.Judge`` on integers)."""
+    normal policy makes, remembered (``flux.ai.Judge`` on integers)."""
 
     def __init__(self, target: int, dice: tuple[int, ...], rules: Rules) -> None:
         self.target, self.dice, self.rules = target, dice, rules
@@ -153,7 +153,7 @@ def p_better(bad: int, target: int, rules: Rules) -> float:
 
 
 def poker_potential(cards: Sequence[int]) -> float:
-    """``flux_ai.poker_potential`` on integers."""
+    """``flux.ai.poker_potential`` on integers."""
     ranks: dict[int, int] = {}
     suits = [0, 0, 0, 0]
     for c in cards:
@@ -199,7 +199,7 @@ def poker_rank(hand: Sequence[int]) -> HandRank:
 
 
 def unique_best(ranks: Sequence[tuple[HandRank, int]]) -> int | None:
-    """``flux_rules.poker_winner`` on (value, seat) pairs: the seat with the best value no
+    """``flux.rules.poker_winner`` on (value, seat) pairs: the seat with the best value no
     other seat ties."""
     values = [rank for rank, _ in ranks]
     alive = [pair for pair in ranks if values.count(pair[0]) == 1]
@@ -476,7 +476,7 @@ class Sim:
 
 
 def play_card(sim: Sim, seat: int) -> int:
-    """``flux_ai.play_card``: keep the hand near the target; win the trick when command is
+    """``flux.ai.play_card``: keep the hand near the target; win the trick when command is
     worth it."""
     judge = sim.scale(seat)
     hand = sim.hands[seat]
@@ -522,7 +522,7 @@ _KEPT = {
 
 
 def command(sim: Sim, seat: int) -> Move:
-    """``flux_ai.command_action``: call when the hand is good enough; otherwise make the
+    """``flux.ai.command_action``: call when the hand is good enough; otherwise make the
     best discard."""
     rules, target = sim.rules, sim.target
     judge = sim.scale(seat)

@@ -18,7 +18,7 @@ the normal move (:func:`~bot.engines.pimc.clearly_better`).
 
 :class:`Sim` is a small copy of the engine's round rules (card effects, calling, the turn
 order) on plain lists; ``tests/engines/test_card_levels.py`` plays it side by side with the
-engine, and the normal policy on it (:func:`ranked`) against :func:`qpoker_ai.rank_moves`.
+engine, and the normal policy on it (:func:`ranked`) against :func:`qpoker.ai.rank_moves`.
 Only the observation is read.
 """
 
@@ -283,7 +283,7 @@ def _dist(key: int) -> list[float]:
 
 
 def _gain(mine: int, rivals: tuple[int, ...], carry: int) -> float:
-    """``qpoker_ai.expected_gain`` on row keys (rivals sorted: their order is moot)."""
+    """``qpoker.ai.expected_gain`` on row keys (rivals sorted: their order is moot)."""
     found = _GAINS.get((mine, rivals, carry))
     if found is None:
         if len(_GAINS) > _CACHE_LIMIT:
@@ -294,7 +294,7 @@ def _gain(mine: int, rivals: tuple[int, ...], carry: int) -> float:
 
 
 def compact_score(view: dict[int, Row], me: int, carry: int) -> float:
-    """``qpoker_ai.score`` on compact beliefs."""
+    """``qpoker.ai.score`` on compact beliefs."""
     rivals = tuple(sorted(_key(row) for s, row in view.items() if s != me))
     shown = sum(q[0] * q[1] for q in view[me] if q[3] and not q[2]) / 2
     return _gain(_key(view[me]), rivals, carry) - SHOW_COST * shown
@@ -305,7 +305,7 @@ def _flip(q: tuple[int, int, bool, bool]) -> tuple[int, int, bool, bool]:
 
 
 def compact_after(view: dict[int, Row], me: int, stack: int, move: str) -> dict[int, Row]:
-    """``qpoker_ai.simulate`` on compact beliefs."""
+    """``qpoker.ai.simulate`` on compact beliefs."""
     card, _, rest = move.partition(":")
     new = dict(view)
     if card in OWN_CARDS:
@@ -359,7 +359,7 @@ def _shows(q: tuple[int, int, bool, bool]) -> float:
 
 def ranked(sim: Sim, seat: int) -> list[tuple[float, str]]:
     """The normal policy's ranking of ``seat``'s moves from what it sees in ``sim``, best
-    first, as :func:`qpoker_ai.rank_moves`."""
+    first, as :func:`qpoker.ai.rank_moves`."""
     return choices(sim, seat)[0]
 
 
