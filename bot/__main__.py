@@ -25,29 +25,49 @@ SANDBOX_NOTE = (
 
 
 async def run(settings: Settings) -> int:
+    """Run the bot until SIGINT or SIGTERM. A bot whose every shard was taken over by
+    another process (it was paused past its leases, or cut off from the database) closes;
+    a fresh one then waits as a standby for shards to come free."""
     from bot.client import QuantumTableBot
+    from bot.storage.leases import ShardsRefused
 
-    bot = QuantumTableBot(settings)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     closing: set[asyncio.Task[None]] = set()
+    current: list[QuantumTableBot] = []
 
     def stop(signame: str) -> None:
         if not stopping.is_set():
             log.info("Received %s; shutting down cleanly", signame)
             stopping.set()
-            task = loop.create_task(bot.close())
-            closing.add(task)
-            task.add_done_callback(closing.discard)
+            if current:
+                task = loop.create_task(current[-1].close())
+                closing.add(task)
+                task.add_done_callback(closing.discard)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop, sig.name)
-    try:
-        async with bot:
-            await bot.start(settings.token or "")
-    except discord.LoginFailure:
-        print("Discord refused the token: check DISCORD_TOKEN in your .env.", file=sys.stderr)
-        return 1
+    rejoining = False
+    while not stopping.is_set():
+        bot = QuantumTableBot(settings)
+        bot.wait_for_shards = rejoining
+        current.append(bot)
+        try:
+            async with bot:
+                await bot.start(settings.token or "")
+        except discord.LoginFailure:
+            print("Discord refused the token: check DISCORD_TOKEN in your .env.", file=sys.stderr)
+            return 1
+        except ShardsRefused as refused:
+            print(refused, file=sys.stderr)
+            return 2
+        if not bot.lost_every_shard:
+            break
+        log.warning("Every shard of this process went to another one; waiting as a standby")
+        rejoining = True
+        current.clear()
+    if closing:
+        await asyncio.gather(*closing, return_exceptions=True)
     return 0
 
 

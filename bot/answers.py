@@ -142,8 +142,17 @@ async def defer(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
 
 
+_SILENT = "qt.silent"
+
+
+def keep_silent(interaction: discord.Interaction) -> None:
+    """Leave ``interaction`` unanswered on purpose: another process answers it (this one
+    lost the shard of its server while working on it)."""
+    interaction.extras[_SILENT] = True
+
+
 def answered(interaction: discord.Interaction) -> bool:
-    return interaction.response.is_done()
+    return interaction.response.is_done() or bool(interaction.extras.get(_SILENT))
 
 
 UNANSWERED_AFTER = 2.3

@@ -18,12 +18,15 @@ from discord.ext import commands
 
 from bot import memory
 from bot.answers import watch as watch_interaction
+from bot.cluster.keeper import LeaseKeeper
+from bot.cluster.speech import ShardPresenter
 from bot.config import Settings
 from bot.games import all_games
 from bot.housekeeping import keep_replays
 from bot.monitor import report_stalls
-from bot.sharding import ShardSet
+from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
+from bot.storage.leases import LeaseStore
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
 from bot.tables.thinking import Thinker
@@ -57,6 +60,11 @@ PERMISSIONS = discord.Permissions(
 )
 
 
+IDENTIFY_WINDOW = 5.25
+"""Seconds between two IDENTIFYs of one rate-limit bucket, across every process of the bot:
+Discord's five, and a little for the clocks of the database and of Discord."""
+
+
 def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(
         application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
@@ -68,7 +76,10 @@ class QuantumTableBot(commands.AutoShardedBot):
 
     Auto-sharded: without ``SHARD_COUNT`` it connects every shard Discord recommends; with
     ``SHARD_COUNT`` and ``SHARD_IDS`` only those shards, and it hosts only the tables of the
-    servers on them (other processes run the rest, on the same database).
+    servers on them (other processes run the rest, on the same database). Before it
+    connects a shard it holds that shard's lease (``bot.cluster.keeper``): with
+    ``SHARD_IDS=auto`` it takes free shards or waits as a standby; a shard it loses is
+    closed at once and its tables let go.
     """
 
     def __init__(
@@ -88,8 +99,6 @@ class QuantumTableBot(commands.AutoShardedBot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             owner_ids=set(settings.owner_ids) or None,
-            shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
         )
         self.settings = settings
         self.log_invite = log_invite
@@ -99,13 +108,25 @@ class QuantumTableBot(commands.AutoShardedBot):
         self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
         self.db: Database
         self.tables: TableManager
+        self.keeper: LeaseKeeper | None = None
+        self.max_concurrency = 1
+        """Discord's ``session_start_limit.max_concurrency``: IDENTIFY buckets per 5 s."""
+        self.wait_for_shards = False
+        """Wait as a standby for the shards instead of refusing to start when they are held
+        (set for a process that lost its shards and starts again)."""
+        self.lost_every_shard = False
+        """True once every shard of this process was taken over: it closed, and
+        ``python -m bot`` starts a fresh one that waits as a standby."""
+        self._closing = False
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        if not await self._hold_shards():
+            return  # stopped while waiting as a standby
         self.tables = TableManager(
             self.db,
             self.games,
-            DiscordPresenter(self),
+            ShardPresenter(DiscordPresenter(self), self.may_act),
             ai_delay=self.settings.ai_delay,
             turn_timeout=self.settings.turn_timeout,
             thinker=Thinker(
@@ -114,6 +135,8 @@ class QuantumTableBot(commands.AutoShardedBot):
                 workers=self.settings.ai_workers,
             ),
         )
+        self.tables.may_act = self.may_act
+        self._guard_interactions()
         # AI decisions run in worker processes; they build their tables before we connect.
         await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
@@ -122,8 +145,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.add_listener(self._watch, "on_interaction")  # every interaction is answered
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.shard_count is not None:
-            self.tables.shards = self.shard_set()
+        self.tables.shards = self.shard_set()
         if self.syncs_commands:
             await self.sync_commands()
         else:
@@ -138,15 +160,116 @@ class QuantumTableBot(commands.AutoShardedBot):
                 report_stalls(self.settings.loop_report), name="loop-monitor"
             )
 
+    # --- shards and their leases -------------------------------------------------------
+
+    async def _gateway_limits(self) -> tuple[int, int]:
+        """The shard count (``SHARD_COUNT``, else Discord's recommendation) and Discord's
+        ``max_concurrency`` from ``GET /gateway/bot``."""
+        recommended, _url, limits = await self.http.get_bot_gateway()
+        count = self.settings.shard_count or recommended
+        return count, max(1, int(limits.get("max_concurrency", 1)))
+
+    async def _hold_shards(self) -> bool:
+        """Claim this process's shards before connecting any (False: stopped meanwhile)."""
+        count, self.max_concurrency = await self._gateway_limits()
+        wanted = self.settings.shard_ids
+        shard_ids = None if wanted == "auto" else list(wanted or range(count))
+        self.keeper = keeper = LeaseKeeper(
+            LeaseStore(self.db),
+            shard_count=count,
+            shard_ids=shard_ids,
+            per_process=self.settings.shards_per_process,
+            ttl=self.settings.lease_seconds,
+        )
+        claimed = await keeper.acquire(wait=shard_ids is None or self.wait_for_shards)
+        if not claimed:
+            return False
+        self.shard_count = count
+        self.shard_ids = keeper.shard_ids
+        self.db.fence = keeper.fence
+        keeper.start(self._shards_lost)
+        return True
+
+    def may_act(self, guild_id: int | None) -> bool:
+        """Whether this process may act for a server now: it holds the server's shard, has
+        renewed the lease lately, and is not shutting down."""
+        keeper = self.keeper
+        if keeper is None or self._closing:
+            return False
+        return keeper.valid(shard_of(guild_id, keeper.shard_count))
+
+    def _guard_interactions(self) -> None:
+        """Drop interactions for shards this process may not act for before discord.py
+        sees them: Discord delivers a shard's interactions to every session connected for
+        it, and only the shard's holder may answer."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def guarded(data: dict[str, Any]) -> None:
+            raw = data.get("guild_id")
+            guild_id = int(raw) if raw is not None else None
+            if self.may_act(guild_id):
+                parse(data)
+            else:
+                log.warning(
+                    "Ignored an interaction for server %s: this process does not hold its shard",
+                    guild_id,
+                )
+
+        parsers["INTERACTION_CREATE"] = guarded
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord starts ``max_concurrency`` sessions per 5 seconds, one per bucket
+        (``shard_id % max_concurrency``), across all of the bot's processes: book the
+        bucket's next slot in the shared database and wait for it. Shards of different
+        buckets start together."""
+        if self.keeper is None or shard_id is None:
+            return await super().before_identify_hook(shard_id, initial=initial)
+        try:
+            delay = await self.keeper.store.reserve_identify(
+                shard_id, self.max_concurrency, IDENTIFY_WINDOW
+            )
+        except Exception:
+            log.warning("Could not book an IDENTIFY slot; waiting %.1f s", IDENTIFY_WINDOW)
+            delay = IDENTIFY_WINDOW
+        if delay > 0:
+            log.info("Shard %s identifies in %.1f s (Discord's start limit)", shard_id, delay)
+            await asyncio.sleep(delay)
+
+    async def _shards_lost(self, shards: set[int], reason: str) -> None:
+        """Another process holds these shards now: stop driving their tables, close their
+        gateway connections (so this process hears and answers nothing for them)."""
+        keeper = self.keeper
+        assert keeper is not None
+        remaining = keeper.shard_ids
+        dropped = 0
+        if hasattr(self, "tables"):
+            dropped = await self.tables.drop_shards(ShardSet(tuple(remaining), keeper.shard_count))
+        log.warning(
+            "Shard(s) %s are no longer ours (%s): let %d table(s) go; closing their connections",
+            ",".join(map(str, sorted(shards))),
+            reason,
+            dropped,
+        )
+        if not remaining:
+            self.lost_every_shard = True
+            await self.close()
+            return
+        for shard_id in shards:
+            info = self.get_shard(shard_id)
+            if info is not None:
+                await info.disconnect()
+
     @property
     def syncs_commands(self) -> bool:
         """Commands are global: one process syncs them, the one that runs shard 0."""
         return self.shard_ids is None or 0 in self.shard_ids
 
     def shard_set(self) -> ShardSet | None:
-        """The shards this process runs, or None when it runs them all."""
-        count = self.shard_count or 1
-        shards = ShardSet(tuple(self.shard_ids or range(count)), count)
+        """The shards this process holds now, or None when it holds them all."""
+        if self.keeper is None:
+            return ShardSet((), 1)
+        shards = ShardSet(tuple(self.keeper.shard_ids), self.keeper.shard_count)
         return None if shards.is_everything else shards
 
     async def _restore(self) -> None:
@@ -224,6 +347,14 @@ class QuantumTableBot(commands.AutoShardedBot):
         return f"synced {len(synced)} global commands"
 
     async def close(self) -> None:
+        """Shut down in the order that hands over cleanly: stop answering and acting, let
+        moves under way finish saving, stop the tables, let the shards' leases go (a standby
+        takes them at once), close the database, then the gateway connections."""
+        if self._closing:
+            return await super().close()
+        self._closing = True
+        if self.keeper is not None:
+            self.keeper.stop()
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()
@@ -232,7 +363,10 @@ class QuantumTableBot(commands.AutoShardedBot):
             if task is not None:
                 task.cancel()
         if hasattr(self, "tables"):
+            await self.tables.settle()
             await self.tables.close()
+        if self.keeper is not None:
+            await self.keeper.release()
         if hasattr(self, "db"):
             await self.db.close()
         await super().close()

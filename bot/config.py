@@ -40,8 +40,24 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(
         default=None, ge=1, le=10_000, description="How many shards the bot has in all."
     )
-    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
-        default=None, description="The shards this process connects, e.g. 0,1 (needs SHARD_COUNT)."
+    shard_ids: Annotated[list[int] | Literal["auto"] | None, NoDecode] = Field(
+        default=None,
+        description="The shards this process connects, e.g. 0,1 (needs SHARD_COUNT), or auto:"
+        " whichever are free, waiting as a standby when none is.",
+    )
+    shards_per_process: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="With SHARD_IDS=auto, how many shards this process takes at most (default:"
+        " every free one).",
+    )
+    lease_seconds: float = Field(
+        default=15.0,
+        ge=2,
+        le=600,
+        description="How long a shard lease lasts without renewal (renewed every third of it);"
+        " a standby takes over a dead process's shards after about this long.",
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     ai_delay: float = Field(
@@ -95,6 +111,7 @@ class Settings(BaseSettings):
         "database_url",
         "shard_count",
         "shard_ids",
+        "shards_per_process",
         "ai_workers",
         mode="before",
     )
@@ -119,15 +136,21 @@ class Settings(BaseSettings):
             text = value.strip().strip("[]")
             if not text.strip():
                 return None
+            if text.strip().lower() == "auto":
+                return "auto"
             try:
                 return [int(part) for part in text.split(",") if part.strip()]
             except ValueError:
-                raise ValueError("must be shard numbers separated by commas, e.g. 0,1") from None
+                raise ValueError(
+                    "must be shard numbers separated by commas, e.g. 0,1, or auto"
+                ) from None
         return value
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:
-        if self.shard_ids is None:
+        if self.shards_per_process is not None and self.shard_ids != "auto":
+            raise ValueError("SHARDS_PER_PROCESS goes with SHARD_IDS=auto")
+        if self.shard_ids is None or self.shard_ids == "auto":
             return self
         if self.shard_count is None:
             raise ValueError("SHARD_IDS needs SHARD_COUNT (how many shards there are in all)")

@@ -19,7 +19,7 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 
 @dataclass(frozen=True)
 class ShardSet:
-    """The shards one process runs, out of ``shard_count``."""
+    """The shards one process runs, out of ``shard_count`` (none, once it lost them all)."""
 
     shard_ids: tuple[int, ...]
     shard_count: int
@@ -27,7 +27,7 @@ class ShardSet:
     def __post_init__(self) -> None:
         if self.shard_count < 1:
             raise ValueError("shard_count must be at least 1")
-        if not self.shard_ids or any(not 0 <= i < self.shard_count for i in self.shard_ids):
+        if any(not 0 <= i < self.shard_count for i in self.shard_ids):
             raise ValueError(f"shard ids {self.shard_ids} not within 0..{self.shard_count - 1}")
         object.__setattr__(self, "shard_ids", tuple(sorted(set(self.shard_ids))))
 
@@ -43,4 +43,6 @@ class ShardSet:
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
     def __str__(self) -> str:
+        if not self.shard_ids:
+            return f"no shard of {self.shard_count}"
         return f"shards {','.join(map(str, self.shard_ids))} of {self.shard_count}"

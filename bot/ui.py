@@ -21,6 +21,7 @@ from discord import app_commands
 from bot import answers
 from bot.engines.base import GameError
 from bot.storage.backends import is_unavailable
+from bot.storage.leases import LeaseLost
 from bot.tables.manager import Person, TableManager
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import NotSeated, NotYourTurn
@@ -297,6 +298,11 @@ SAVE_FAILED = "That couldn't be saved just now, so nothing changed. Please try a
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one place errors become replies: readable for players, logged for us."""
     original = getattr(error, "original", error)
+    if isinstance(original, LeaseLost):
+        # Another process holds this server's shard now, and it answers the interaction.
+        log.warning("Not answering an interaction: %s", original)
+        answers.keep_silent(interaction)
+        return
     if isinstance(original, GameError):
         text = str(original)
     elif isinstance(error, app_commands.CommandOnCooldown):

@@ -22,7 +22,13 @@ def test_a_shard_set_owns_only_its_shards() -> None:
     assert ShardSet.everything(3).is_everything and not low.is_everything
 
 
-@pytest.mark.parametrize(("ids", "count"), [((), 2), ((2,), 2), ((-1,), 2), ((0,), 0)])
+def test_an_empty_shard_set_owns_nothing() -> None:
+    nothing = ShardSet((), 4)
+    assert not any(nothing.owns((shard << 22) | 5) for shard in range(4))
+    assert not nothing.is_everything and str(nothing) == "no shard of 4"
+
+
+@pytest.mark.parametrize(("ids", "count"), [((2,), 2), ((-1,), 2), ((0,), 0)])
 def test_impossible_shard_sets_are_refused(ids: tuple[int, ...], count: int) -> None:
     with pytest.raises(ValueError):
         ShardSet(ids, count)

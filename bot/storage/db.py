@@ -36,6 +36,7 @@ from .backends import (
     is_postgres_url,
 )
 from .errors import GameClosed, GameNotFound, InvalidArgument, VersionConflict
+from .leases import Fence, LeaseStore
 from .migrations import MIGRATIONS, Migration, current_version, migrate
 from .models import (
     AI_PLAYER_NAME,
@@ -178,6 +179,9 @@ class Database:
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
         self._closed = False
+        self.fence: Fence | None = None
+        """The shards this process holds: with one set, every write for a table checks in
+        its own transaction that the table's shard is still ours (see ``leases.py``)."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -318,6 +322,11 @@ class Database:
         games = await self._games(conn, "WHERE g.id = ?", (game_id,))
         return games[0] if games else None
 
+    async def _fenced(self, conn: Conn, guild_id: int | None) -> None:
+        """Refuse a table write unless this process still holds the server's shard."""
+        if self.fence is not None:
+            await LeaseStore.check(conn, self.fence, guild_id)
+
     async def _require(self, conn: Conn, game_id: int, *, lock: bool = False) -> Row:
         """The game's row, or :class:`GameNotFound`. ``lock``: hold its row lock until the
         transaction ends (PostgreSQL; SQLite's write transaction already excludes others)."""
@@ -358,6 +367,7 @@ class Database:
         _check_seats(seats)
         config_json = json.dumps(config)
         async with self._write() as conn:
+            await self._fenced(conn, guild_id)
             inserted = await conn.fetchone(
                 "INSERT INTO games (guild_id, channel_id, thread_id, game, host_id, status,"
                 " config_json, seed, version, created_at)"
@@ -409,7 +419,8 @@ class Database:
             seats = [SeatRecord.model_validate(seat) for seat in seats]
             _check_seats(seats)
         async with self._write() as conn:
-            await self._require(conn, game_id, lock=True)
+            row = await self._require(conn, game_id, lock=True)
+            await self._fenced(conn, row["guild_id"])
             if assignments:
                 await conn.execute(
                     f"UPDATE games SET {', '.join(assignments)} WHERE id = ?",
@@ -456,6 +467,7 @@ class Database:
             )
         async with self._write() as conn:
             row = await self._require(conn, game_id, lock=True)
+            await self._fenced(conn, row["guild_id"])
             if row["status"] in CLOSED_STATUSES:
                 raise GameClosed(game_id, row["status"])
             stored = int(row["version"])
@@ -552,7 +564,8 @@ class Database:
     async def cancel_game(self, game_id: int, ended_at: float | None = None) -> bool:
         """Cancel a live game. True if it was cancelled now, False if it had already ended."""
         async with self._write() as conn:
-            await self._require(conn, game_id, lock=True)
+            row = await self._require(conn, game_id, lock=True)
+            await self._fenced(conn, row["guild_id"])
             changed = await conn.execute(
                 "UPDATE games SET status = 'cancelled', ended_at = ?, deadline_at = NULL"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
@@ -593,6 +606,7 @@ class Database:
                     f"game {game_id} belongs to guild {row['guild_id']} / {row['game']!r},"
                     f" not {guild_id} / {game!r}"
                 )
+            await self._fenced(conn, guild_id)
             if row["results_recorded"]:
                 return await self._rating_changes(conn, game_id)
             if row["status"] == "cancelled":

@@ -162,11 +162,45 @@ M0004_REJOIN_AND_REMATCH = Migration(
     ),
 )
 
+M0005_SHARD_LEASES = Migration(
+    5,
+    "0005_shard_leases",
+    (
+        # One row per Discord shard: which process holds it, until when, and the epoch that
+        # fences its writes (a take-over adds one). See bot/storage/leases.py.
+        """
+        CREATE TABLE shard_leases (
+            shard_id     INTEGER PRIMARY KEY,
+            shard_count  INTEGER NOT NULL,
+            holder       TEXT    NOT NULL,
+            host         TEXT    NOT NULL,
+            pid          INTEGER NOT NULL,
+            epoch        INTEGER NOT NULL,
+            acquired_at  REAL    NOT NULL,
+            renewed_at   REAL    NOT NULL,
+            expires_at   REAL    NOT NULL,
+            released     INTEGER NOT NULL DEFAULT 0 CHECK (released IN (0, 1))
+        )
+        """,
+        # Discord's IDENTIFY limit, shared by every process of the bot: per rate-limit bucket
+        # (shard_id % max_concurrency), the earliest time the next IDENTIFY may go out.
+        """
+        CREATE TABLE identify_slots (
+            max_concurrency INTEGER NOT NULL,
+            bucket          INTEGER NOT NULL,
+            next_at         REAL    NOT NULL,
+            PRIMARY KEY (max_concurrency, bucket)
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     M0001_INITIAL,
     M0002_AI_LEVELS,
     M0003_PERSON_SETTINGS,
     M0004_REJOIN_AND_REMATCH,
+    M0005_SHARD_LEASES,
 )
 """Every migration, in order. Append only."""
 

@@ -14,6 +14,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError, plural
+from bot.storage.leases import LeaseLost
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import TableMovedOn
 from bot.tables.table import Table
@@ -76,6 +77,10 @@ class TurnDriver:
         while not self._closing and table.record.status == "active" and table.state is not None:
             try:
                 await self._step(table)
+            except LeaseLost as lost:
+                # Another process runs this table's shard now: stop, say nothing.
+                log.warning("Game %s: no longer ours (%s); its runner stops", table.id, lost)
+                return
             except Exception:
                 failures += 1
                 delay = min(self.retry_max, self.retry_after * 2 ** (failures - 1))
@@ -110,6 +115,9 @@ class TurnDriver:
         core = self.core
         engine = table.spec.engine
         assert table.state is not None
+        if not core.may_act(table.record.guild_id):
+            await asyncio.sleep(0.25)  # the shard's lease is being confirmed (or was lost)
+            return
         table.changed.clear()
         to_act = engine.to_act(table.state)
         bots = sorted(s for s in to_act if table.is_bot_seat(s))
@@ -144,6 +152,8 @@ class TurnDriver:
 
     async def _autopilot(self, table: Table, seats: frozenset[int]) -> None:
         core = self.core
+        if not core.may_act(table.record.guild_id):
+            return  # woken from a pause, perhaps: the runner looks again once it may act
         async with table.lock:
             if table.state is None or table.record.status != "active":
                 return

@@ -90,6 +90,9 @@ class TableManager:
         self.clock = clock
         self.thinker = thinker or Thinker(self.games.values(), workers=0)
         """Where AI decisions run (threads by default; the bot uses worker processes)."""
+        self.may_act: Callable[[int | None], bool] = lambda guild_id: True
+        """Whether this process may move a server's tables now (it holds the shard's lease
+        and has renewed it lately); runners wait while it may not."""
         self.lobby = Lobby(self)
         self.rematches = Rematches(self)
         self.pings = TurnPings(self)
@@ -165,6 +168,35 @@ class TableManager:
         ]
         for game_id in ended:
             del self._tables[game_id]
+
+    async def drop_shards(self, shards: Shards | None) -> int:
+        """This process no longer runs some shards: let their tables go at once, without a
+        write or a message (another process holds them now). ``shards``: what it still
+        runs. Returns how many tables it let go."""
+        self.shards = shards
+        gone = [t for t in self._tables.values() if not self.owns(t.record.guild_id)]
+        for table in gone:
+            del self._tables[table.id]
+        runners = [t.runner for t in gone if t.runner is not None and not t.runner.done()]
+        for runner in runners:
+            runner.cancel()
+        for runner in runners:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runner
+        return len(gone)
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Wait until no table is in the middle of a change (its lock is free), so that
+        every move already under way is saved; for a clean shutdown."""
+
+        async def quiet(table: Table) -> None:
+            async with table.lock:
+                pass
+
+        tables = list(self._tables.values())
+        if tables:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*map(quiet, tables)), timeout)
 
     def in_location(self, location_id: int) -> Table | None:
         """The live table whose message is in this channel or thread, if any."""

@@ -1,0 +1,1 @@
+"""Running as one of several processes: shard leases, the standby, IDENTIFY across processes."""
