@@ -26,7 +26,7 @@ from bot.housekeeping import keep_replays
 from bot.monitor import report_stalls
 from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
-from bot.storage.leases import LeaseStore
+from bot.storage.leases import Holder, LeaseStore
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
 from bot.tables.thinking import Thinker
@@ -180,6 +180,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             shard_ids=shard_ids,
             per_process=self.settings.shards_per_process,
             ttl=self.settings.lease_seconds,
+            holder=Holder.here(self.settings.host_name),
         )
         claimed = await keeper.acquire(wait=shard_ids is None or self.wait_for_shards)
         if not claimed:

@@ -59,6 +59,11 @@ class Settings(BaseSettings):
         description="How long a shard lease lasts without renewal (renewed every third of it);"
         " a standby takes over a dead process's shards after about this long.",
     )
+    host_name: str | None = Field(
+        default=None,
+        description="The machine's name in shard leases (default: its host name); give each"
+        " container its own when several share one.",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     ai_delay: float = Field(
         default=1.2, ge=0, le=30, description="Seconds an AI waits before each move."
@@ -112,6 +117,7 @@ class Settings(BaseSettings):
         "shard_count",
         "shard_ids",
         "shards_per_process",
+        "host_name",
         "ai_workers",
         mode="before",
     )

@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.storage.leases import Fence, Holder, LeaseStore, ShardsRefused
+from bot.storage.leases import Fence, Holder, LeaseStore, ShardCountMismatch, ShardsRefused
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ class LeaseKeeper:
     async def acquire(self, *, wait: bool, poll: float = 1.0) -> dict[int, int]:
         """Claim the shards. With exact shard ids and ``wait`` false, a live holder is
         refused (:class:`ShardsRefused`); otherwise wait as a standby until shards come free
-        (or :meth:`stop`: then nothing is claimed)."""
+        (or :meth:`stop`: then nothing is claimed). Another shard count is always refused."""
         while not self._stopping.is_set():
             started = self.clock()
             try:
@@ -88,6 +88,8 @@ class LeaseKeeper:
                     want=self.per_process,
                     ttl=self.ttl,
                 )
+            except ShardCountMismatch:
+                raise  # a re-shard is a full stop and start: waiting would never end well
             except ShardsRefused as refused:
                 if not wait:
                     raise

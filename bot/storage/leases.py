@@ -46,6 +46,10 @@ class ShardsRefused(StorageError):
     """The shards asked for cannot be had now; the message is one line for the operator."""
 
 
+class ShardCountMismatch(ShardsRefused):
+    """The cluster runs another number of shards; refused even for a standby."""
+
+
 class LeaseLost(StorageError):
     """A write for a table of a shard this process no longer holds (or never held)."""
 
@@ -64,8 +68,9 @@ class Holder:
     pid: int
 
     @classmethod
-    def here(cls) -> Holder:
-        host, pid = socket.gethostname(), os.getpid()
+    def here(cls, host: str | None = None) -> Holder:
+        """This process; ``host`` names the machine (default: its host name)."""
+        host, pid = host or socket.gethostname(), os.getpid()
         return cls(f"{host}:{pid}:{secrets.token_hex(4)}", host, pid)
 
 
@@ -197,7 +202,7 @@ class LeaseStore:
             ]
             if other_count:
                 first = other_count[0]
-                raise ShardsRefused(
+                raise ShardCountMismatch(
                     f"SHARD_COUNT is {shard_count}, but the cluster runs {first.shard_count}"
                     f" shards: shard {first.shard_id} is held by {first.who()} for"
                     f" {first.expires_at - now:.0f} s more. Changing the shard count needs"

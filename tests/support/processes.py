@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SITECUSTOMIZE = ROOT / "bot" / "sandbox" / "sitecustomize"
 READY_LINE = re.compile(r"Restored \d+ live table\(s\)")
+STANDBY_LINE = re.compile(r"Standby: ")
 
 
 class BotProcess:
@@ -28,7 +29,15 @@ class BotProcess:
             k: v
             for k, v in os.environ.items()
             if k
-            not in {"DISCORD_TOKEN", "DEV_GUILD_ID", "DATABASE_URL", "SHARD_IDS", "SHARD_COUNT"}
+            not in {
+                "DISCORD_TOKEN",
+                "DEV_GUILD_ID",
+                "DATABASE_URL",
+                "SHARD_IDS",
+                "SHARD_COUNT",
+                "SHARDS_PER_PROCESS",
+                "LEASE_SECONDS",
+            }
         }
         self.env.update(
             PYTHONPATH=os.pathsep.join([str(SITECUSTOMIZE), str(ROOT)]),
@@ -52,8 +61,16 @@ class BotProcess:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
-    async def start(self, *, cwd: Path, timeout: float = 90) -> None:
-        """Start the bot and wait until it has restored its tables (it is serving then)."""
+    async def start(
+        self, *, cwd: Path, timeout: float = 90, ready: re.Pattern[str] = READY_LINE
+    ) -> None:
+        """Start the bot and wait until it has restored its tables (it is serving then), or
+        until it logs ``ready`` (``STANDBY_LINE``: it waits as a standby)."""
+        mark = await self.spawn(cwd=cwd)
+        await self.wait_for(ready, timeout=timeout, after=mark)
+
+    async def spawn(self, *, cwd: Path) -> int:
+        """Start the bot without waiting; the index of its first log line."""
         assert not self.running, f"{self.name} is already running"
         mark = len(self.lines)
         self._process = await asyncio.create_subprocess_exec(
@@ -68,7 +85,26 @@ class BotProcess:
         )
         self.starts += 1
         self._reader = asyncio.create_task(self._read(self._process), name=f"{self.name}-log")
-        await self.wait_for(READY_LINE, timeout=timeout, after=mark)
+        return mark
+
+    async def exit_code(self, timeout: float = 60) -> int:
+        """Wait for the process to end by itself; its exit code."""
+        assert self._process is not None
+        code = await asyncio.wait_for(self._process.wait(), timeout)
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._reader, 5)
+        return code
+
+    def pause(self) -> None:
+        """SIGSTOP: the process stops dead (a stalled machine), its sockets stay open."""
+        assert self._process is not None and self.running
+        self._process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after :meth:`pause`."""
+        assert self._process is not None
+        self._process.send_signal(signal.SIGCONT)
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         assert process.stderr is not None
