@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import zlib
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
 import pytest_asyncio
 
 from bot.sandbox.loopback import LoopbackDiscord
+
+from .rawgateway import connect
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -20,35 +19,6 @@ async def fake() -> AsyncIterator[LoopbackDiscord]:
         fake.add_guild("One")
         fake.add_guild("Two")
         yield fake
-
-
-class Client:
-    """A bare gateway client that inflates a zlib stream like discord.py does."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse, compressed: bool) -> None:
-        self.ws = ws
-        self.inflator = zlib.decompressobj() if compressed else None
-        self.binary_frames = 0
-
-    async def recv(self) -> dict[str, Any]:
-        msg = await self.ws.receive(timeout=5)
-        if msg.type is aiohttp.WSMsgType.BINARY:
-            assert self.inflator is not None, "binary frame without compression"
-            assert msg.data.endswith(b"\x00\x00\xff\xff"), "each frame must end in a sync flush"
-            self.binary_frames += 1
-            return json.loads(self.inflator.decompress(msg.data))
-        assert msg.type is aiohttp.WSMsgType.TEXT, msg
-        assert self.inflator is None, "text frame on a compressed stream"
-        return json.loads(msg.data)
-
-    async def send(self, op: int, d: Any) -> None:
-        await self.ws.send_str(json.dumps({"op": op, "d": d}))
-
-
-async def connect(session: aiohttp.ClientSession, fake: LoopbackDiscord, compress: bool) -> Client:
-    query = "?v=10&encoding=json" + ("&compress=zlib-stream" if compress else "")
-    ws = await session.ws_connect(fake.ws_url + query)
-    return Client(ws, compress)
 
 
 @pytest.mark.parametrize("compress", [False, True], ids=["plain", "zlib-stream"])

@@ -1,6 +1,7 @@
 """Sharding on the loopback Discord, as on Discord: `/gateway/bot` recommends a shard count,
 IDENTIFY carries [shard_id, shard_count], and a server's events and interactions reach only
-the connection of its shard. Two real auto-sharded discord.py bots split four shards here."""
+the connections of its shard. Two real auto-sharded discord.py bots split four shards here,
+on a fake whose ``max_concurrency`` lets every shard identify at once (a bucket each)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ SHARDS = 4
 
 
 class ShardBot(commands.AutoShardedBot):
-    """Answers /where with the shards it runs; identifies without discord.py's 5 s pause."""
+    """Answers /where with the shards it runs; identifies without discord.py's 5 s pause
+    (each shard is in its own IDENTIFY bucket: ``max_concurrency`` is the shard count)."""
 
     def __init__(self, shard_ids: list[int] | None, shard_count: int | None) -> None:
         super().__init__(
@@ -42,7 +44,7 @@ class ShardBot(commands.AutoShardedBot):
             await interaction.response.send_message(f"shard {interaction.guild.shard_id}")  # type: ignore[union-attr]
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        return None  # one fake Discord, no identify rate limit to respect
+        return None  # max_concurrency buckets: every shard may identify at once
 
 
 def servers_on_every_shard(fake: LoopbackDiscord, count: int = SHARDS) -> dict[int, Guild]:
@@ -65,7 +67,7 @@ class Split:
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def split() -> AsyncIterator[Split]:
-    fake = LoopbackDiscord(shards=SHARDS)
+    fake = LoopbackDiscord(shards=SHARDS, max_concurrency=SHARDS)
     await fake.start()
     guilds = servers_on_every_shard(fake)
     alice = fake.add_user("alice")
@@ -93,7 +95,9 @@ async def test_gateway_bot_recommends_the_shard_count(split: Split) -> None:
     ):
         body = await response.json()
     assert body["shards"] == SHARDS and body["url"].startswith("ws://127.0.0.1:")
-    assert body["session_start_limit"]["max_concurrency"] >= 1
+    assert body["session_start_limit"]["max_concurrency"] == SHARDS
+    # Four shards identified at once, each in its own bucket: none was told op 9.
+    assert split.fake.gateway.invalid_sessions == 0
 
 
 async def test_each_bot_sees_only_its_shards_servers(split: Split) -> None:
@@ -169,12 +173,13 @@ async def test_an_impossible_shard_is_closed_with_4010(split: Split, shard: obje
 
 async def test_without_shard_settings_a_bot_runs_every_recommended_shard() -> None:
     """As discord.py does by itself: it asks `/gateway/bot` and connects all of them."""
-    async with LoopbackDiscord(shards=2) as fake:
+    async with LoopbackDiscord(shards=2, max_concurrency=2) as fake:
         guilds = servers_on_every_shard(fake, 2)
         bot = ShardBot(None, None)  # asks /gateway/bot: two shards, both in this process
         task = await run_bot_against(fake, bot)
         try:
             assert bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
+            assert fake.gateway.invalid_sessions == 0
             # Every server (finding one per shard may have made more than two), on both shards.
             assert {g.id for g in bot.guilds} == set(fake.world.guilds)
             assert {g.id for g in guilds.values()} <= {g.id for g in bot.guilds}

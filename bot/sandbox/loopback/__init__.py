@@ -35,11 +35,24 @@ Usage::
         fake.ack_deadline = 3.0; fake.token_lifetime = 900.0   # Discord's timings, adjustable
         await stop_bot(bot, task)
 
+    # Discord's limits across processes (constructor arguments, defaults shown; None: off)
+    LoopbackDiscord(shards=1, max_concurrency=1, identify_window=5.0, resume_window=60.0,
+                    heartbeat_timeout=1.5, global_rate_limit=50)
+    fake.gateway.identifies (IdentifyRecord: shard, at, accepted, session_id)
+    fake.gateway.invalid_sessions; fake.gateway.rate_limited_identifies
+    fake.gateway.ready_times()   # {(shard_id, shard_count): [monotonic READY times]}
+    fake.gateway.shards          # {(shard_id, shard_count): [sessions, each gets every event]}
+    fake.gateway.expired; fake.gateway.zombies; fake.rest.global_429s
+
 Discord rules enforced (answered as Discord does and recorded in `fake.errors`): initial
 response within 3 s (10062), one initial response (40060), callback types allowed per
 interaction type, followup token lifetime (15 min), message/embed/component/modal limits,
 command schema on sync, bot channel permissions, unknown routes (404) and auth, and
-(with `spec=`) the keys Discord's OpenAPI spec requires in every JSON answer. The driver
+(with `spec=`) the keys Discord's OpenAPI spec requires in every JSON answer. Across processes,
+as on Discord: one IDENTIFY per 5 s per ``shard_id % max_concurrency`` bucket (op 9 for one
+more), every session of a shard gets its events (interactions included), lost sessions end
+after the resume window, silent connections are closed (4009), and at most 50 REST requests
+per second per bot token (429 global; interaction callbacks and webhooks exempt). The driver
 refuses (raises `InteractionRefused`) what Discord's client would not allow: hidden or
 ephemeral messages of someone else, disabled/missing components, bad slash options.
 """

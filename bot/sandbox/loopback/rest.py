@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import mimetypes
 import re
 import time
@@ -158,12 +159,65 @@ async def read_body(request: web.Request) -> Body:
     return Body(payload, files)
 
 
+class GlobalRateLimit:
+    """Discord's global limit: ``limit`` requests per ``window`` seconds per bot token, over
+    all of the bot's processes. Counted in fixed windows, the first starting with the first
+    request; a request over the limit is answered 429 until the window ends."""
+
+    def __init__(self, limit: int | None, window: float = 1.0) -> None:
+        self.limit = limit
+        self.window = window
+        self.rejected = 0
+        self._start = -float("inf")
+        self._count = 0
+
+    def reset(self) -> None:
+        """Start afresh: the next request opens a new window."""
+        self._start, self._count = -float("inf"), 0
+
+    def take(self, now: float) -> float | None:
+        """Count a request; None if it may pass, else the seconds until the window ends."""
+        if self.limit is None:
+            return None
+        if now - self._start >= self.window:
+            self._start, self._count = now, 0
+        if self._count >= self.limit:
+            self.rejected += 1
+            return self._start + self.window - now
+        self._count += 1
+        return None
+
+
+EXEMPT_FROM_GLOBAL = ("/interactions/", "/webhooks/")
+"""Interaction callbacks and interaction-token webhooks: not bound by the global limit."""
+
+
+def rate_limited(retry_after: float, *, global_: bool) -> web.Response:
+    """A 429 as Discord sends it; discord.py retries it only with ``Via`` and JSON retry_after."""
+    return json_response(
+        {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": global_,
+            "code": 0,
+        },
+        429,
+        {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, math.ceil(retry_after))),
+            "X-RateLimit-Scope": "global" if global_ else "user",
+            **({"X-RateLimit-Global": "true"} if global_ else {}),
+        },
+    )
+
+
 class RestApi:
     """Route table and handlers; state lives in the fake (`self.fake.world`, interactions)."""
 
-    def __init__(self, fake: LoopbackDiscord) -> None:
+    def __init__(self, fake: LoopbackDiscord, *, global_rate_limit: int | None = 50) -> None:
         self.fake = fake
         self.world = fake.world
+        self.global_limit = GlobalRateLimit(global_rate_limit)
         self.routes: list[Route] = []
         r = self._route
         r("GET", "/users/@me", self.get_me)
@@ -213,6 +267,31 @@ class RestApi:
     def _route(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
         self.routes.append(Route(method, re.compile(f"^{regex}$"), handler, auth, template))
+
+    @property
+    def global_rate_limit(self) -> int | None:
+        """Requests per second allowed per bot token (None: no global limit)."""
+        return self.global_limit.limit
+
+    @global_rate_limit.setter
+    def global_rate_limit(self, limit: int | None) -> None:
+        self.global_limit.limit = limit
+
+    @property
+    def global_429s(self) -> int:
+        """429s answered for the global limit."""
+        return self.global_limit.rejected
+
+    def over_global_limit(self, request: web.Request, route: Route | None) -> web.Response | None:
+        """The 429 for a bot request over the global limit (None: it may go on)."""
+        if request.headers.get("Authorization") != f"Bot {self.fake.token}":
+            return None
+        if route is not None and route.template.startswith(EXEMPT_FROM_GLOBAL):
+            return None
+        wait = self.global_limit.take(time.monotonic())
+        if wait is None:
+            return None
+        return rate_limited(round(wait, 3), global_=True)
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
         for route in self.routes:
@@ -311,12 +390,7 @@ class RestApi:
             {
                 "url": self.fake.ws_url.rstrip("/"),
                 "shards": self.fake.shard_count,
-                "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 14400000,
-                    "max_concurrency": 1,
-                },
+                "session_start_limit": self.fake.gateway.session_start_limit(),
             }
         )
 

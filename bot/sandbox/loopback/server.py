@@ -19,10 +19,16 @@ from aiohttp import web
 
 from .driver import Driver
 from .faults import Faults
-from .gateway import DropMode, Gateway
+from .gateway import (
+    HEARTBEAT_TIMEOUT,
+    IDENTIFY_WINDOW,
+    RESUME_WINDOW,
+    DropMode,
+    Gateway,
+)
 from .interactions import PendingInteraction
 from .models import Attachment, Channel, Guild, Member, Role, User
-from .rest import ApiError, RestApi, json_response
+from .rest import ApiError, RestApi, json_response, rate_limited
 from .spec import ApiSpec
 from .state import World
 
@@ -51,11 +57,30 @@ class Expectation:
 class LoopbackDiscord(Driver):
     """A fake Discord on 127.0.0.1 that an unmodified discord.py bot connects to."""
 
-    def __init__(self, *, spec: Path | None = None, shards: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        spec: Path | None = None,
+        shards: int = 1,
+        max_concurrency: int = 1,
+        identify_window: float | None = IDENTIFY_WINDOW,
+        resume_window: float | None = RESUME_WINDOW,
+        heartbeat_timeout: float | None = HEARTBEAT_TIMEOUT,
+        global_rate_limit: int | None = 50,
+    ) -> None:
         """`spec`: Discord's openapi.json; when given, every JSON answer is checked against it.
 
         `shards`: how many shards `/gateway/bot` recommends; bots that identify with shards
         hear only about their shards' servers, as on Discord.
+
+        Discord's limits across processes (each also an attribute, adjustable later):
+        `max_concurrency`: IDENTIFY buckets (``shard_id % max_concurrency``), reported in
+        `/gateway/bot`'s ``session_start_limit``; `identify_window`: seconds between two
+        IDENTIFYs of one bucket, the next one too soon is answered op 9 (None: no limit);
+        `resume_window`: seconds a lost session stays resumable (None: for ever);
+        `heartbeat_timeout`: heartbeat intervals of silence before a connection is closed
+        with 4009 (None: never); `global_rate_limit`: REST requests per second per bot token,
+        interaction callbacks and webhooks aside (None: no limit).
         """
         self.spec = ApiSpec(spec) if spec is not None else None
         self.world = World(self.dispatch)
@@ -63,9 +88,17 @@ class LoopbackDiscord(Driver):
         self.app_owner = self.world.add_user("Application Owner")
         self.faults = Faults()
         self.gateway = Gateway(
-            self.world, self.token, lambda: self.ws_url, self.touch, shard_count=shards
+            self.world,
+            self.token,
+            lambda: self.ws_url,
+            self.touch,
+            shard_count=shards,
+            max_concurrency=max_concurrency,
+            identify_window=identify_window,
+            resume_window=resume_window,
+            heartbeat_timeout=heartbeat_timeout,
         )
-        self.rest = RestApi(self)
+        self.rest = RestApi(self, global_rate_limit=global_rate_limit)
         self.errors: list[str] = []
         self.expected_errors: list[str] = []
         self.requests: list[RequestRecord] = []
@@ -280,26 +313,15 @@ class LoopbackDiscord(Driver):
         if fault is not None:
             await request.read()
             if fault.status == 429:
-                scope = "global" if fault.global_ else "user"
-                return json_response(
-                    {
-                        "message": "You are being rate limited.",
-                        "retry_after": fault.retry_after,
-                        "global": fault.global_,
-                        "code": 0,
-                    },
-                    429,
-                    {
-                        "Via": "1.1 google",
-                        "Retry-After": str(max(1, round(fault.retry_after))),
-                        "X-RateLimit-Scope": scope,
-                        **({"X-RateLimit-Global": "true"} if fault.global_ else {}),
-                    },
-                )
+                return rate_limited(fault.retry_after, global_=fault.global_)
             return json_response(
                 {"code": 0, "message": f"{fault.status}: Server Error"}, fault.status
             )
         found = self.rest.match(request.method, path)
+        limited = self.rest.over_global_limit(request, found[0] if found else None)
+        if limited is not None:
+            await request.read()
+            return limited
         if found is None:
             self.record_error(f"unhandled route {request.method} {path}")
             return json_response({"code": 0, "message": "404: Not Found"}, 404)
