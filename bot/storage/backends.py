@@ -16,9 +16,11 @@ The SQL in ``db.py`` and ``migrations.py`` is written once, in the dialect both 
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
 import hashlib
 import re
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -26,6 +28,9 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 import aiosqlite
+
+from .errors import DatabaseUnavailable
+from .urls import parts, redact, server
 
 BUSY_TIMEOUT_MS: Final = 2000
 """How long SQLite waits for another writer; kept under Discord's 3-second answer deadline."""
@@ -301,3 +306,72 @@ def is_unavailable(error: BaseException) -> bool:
         asyncpg.QueryCanceledError,
     )
     return isinstance(error, unavailable)
+
+
+# ------------------------------------------------------------------ opening, when it fails
+
+
+def open_failure(
+    target: str | Path, error: BaseException, setting: str | None = None
+) -> DatabaseUnavailable | None:
+    """Why ``target`` could not be opened, as one line naming ``setting`` (by default
+    ``DATABASE_URL`` or ``DATABASE_PATH``); None for an error that is not about reaching or
+    opening the database (a bug: let it show its traceback)."""
+    if is_postgres_url(target):
+        problem = _postgres_problem(str(target), error)
+        return DatabaseUnavailable(problem, setting or "DATABASE_URL") if problem else None
+    problem = _sqlite_problem(str(target), error)
+    return DatabaseUnavailable(problem, setting or "DATABASE_PATH") if problem else None
+
+
+def _reason(error: OSError) -> str:
+    """A short reason for a failed connection (asyncpg joins one error per address tried)."""
+    if isinstance(error, socket.gaierror):
+        return "unknown host"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    text = str(error)
+    if isinstance(error, ConnectionRefusedError) or error.errno == errno.ECONNREFUSED:
+        return "connection refused"
+    if "Connect call failed" in text and f"[Errno {errno.ECONNREFUSED}]" in text:
+        return "connection refused"
+    return (error.strerror or text or type(error).__name__).rstrip(".").lower()
+
+
+def _postgres_problem(url: str, error: BaseException) -> str | None:
+    import asyncpg
+
+    where = server(url)
+    found = parts(url)
+    user = f'"{found.user}"' if found and found.user else "(no user given)"
+    name = f'"{found.database}"' if found and found.database else "(no name given)"
+    message = str(getattr(error, "message", "") or error)
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        if redact(url) == url:  # nothing to hide: the URL has no password
+            return f"PostgreSQL at {where} wants a password for user {user}, the URL has none"
+        return f"PostgreSQL at {where} refused the password of user {user}"
+    if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
+        return f"PostgreSQL at {where} refused user {user} ({message})"
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return f"PostgreSQL at {where} has no database {name} (create it first)"
+    if isinstance(error, OSError):  # refused, unknown host, timed out, unreachable
+        return f"Cannot reach PostgreSQL at {where} ({_reason(error)})"
+    if isinstance(error, asyncpg.PostgresError):  # too many connections, starting up, ...
+        return f"PostgreSQL at {where} refused the connection ({message})"
+    if isinstance(error, asyncpg.InterfaceError):  # e.g. no password given where one is needed
+        return f"Cannot connect to PostgreSQL at {where} as {user} ({message})"
+    if isinstance(error, ValueError):  # asyncpg could not read the URL; its words may quote it
+        return (
+            f"{redact(url)} is not a PostgreSQL URL that can be read"
+            " (postgresql://user:password@host:port/database)"
+        )
+    return None
+
+
+def _sqlite_problem(path: str, error: BaseException) -> str | None:
+    if not isinstance(error, OSError | sqlite3.DatabaseError):
+        return None
+    if Path(path).is_dir():
+        return f"The SQLite database {path} is a folder, not a file"
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return f"Cannot open the SQLite database {path} ({reason})"
