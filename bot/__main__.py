@@ -14,6 +14,7 @@ import sys
 import discord
 
 from bot.config import ConfigurationError, Settings, load_settings
+from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
 
@@ -47,6 +48,9 @@ async def run(settings: Settings) -> int:
             await bot.start(settings.token or "")
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in your .env.", file=sys.stderr)
+        return 1
+    except StorageError as error:  # the database cannot be opened: one line, no password
+        print(error, file=sys.stderr)
         return 1
     return 0
 

@@ -110,7 +110,17 @@ class SqliteBackend:
         path = str(target)
         if path != ":memory:" and not path.startswith("file:"):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        opening = aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn = await opening
+        except BaseException:
+            # A failed connect stops aiosqlite's worker thread without waiting for it; wait
+            # here, or it may answer after the event loop closed (a thread traceback at exit;
+            # omnilib/aiosqlite#389).
+            worker = getattr(opening, "_thread", None)
+            if worker is not None and worker.is_alive():
+                await asyncio.to_thread(worker.join, 5)
+            raise
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
