@@ -322,13 +322,14 @@ def is_unavailable(error: BaseException) -> bool:
 
 
 def open_failure(
-    target: str | Path, error: BaseException, setting: str | None = None
+    target: str | Path, error: BaseException, setting: str | None = None, *, connected: bool = False
 ) -> DatabaseUnavailable | None:
     """Why ``target`` could not be opened, as one line naming ``setting`` (by default
     ``DATABASE_URL`` or ``DATABASE_PATH``); None for an error that is not about reaching or
-    opening the database (a bug: let it show its traceback)."""
+    opening the database (a bug: let it show its traceback). ``connected``: the connection
+    worked and setting up the tables failed."""
     if is_postgres_url(target):
-        problem = _postgres_problem(str(target), error)
+        problem = _postgres_problem(str(target), error, connected=connected)
         return DatabaseUnavailable(problem, setting or "DATABASE_URL") if problem else None
     problem = _sqlite_problem(str(target), error)
     return DatabaseUnavailable(problem, setting or "DATABASE_PATH") if problem else None
@@ -348,7 +349,7 @@ def _reason(error: OSError) -> str:
     return (error.strerror or text or type(error).__name__).rstrip(".").lower()
 
 
-def _postgres_problem(url: str, error: BaseException) -> str | None:
+def _postgres_problem(url: str, error: BaseException, *, connected: bool) -> str | None:
     import asyncpg
 
     where = server(url)
@@ -356,6 +357,11 @@ def _postgres_problem(url: str, error: BaseException) -> str | None:
     user = f'"{found.user}"' if found and found.user else "(no user given)"
     name = f'"{found.database}"' if found and found.database else "(no name given)"
     message = str(getattr(error, "message", "") or error)
+    if connected and isinstance(error, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"PostgreSQL at {where} does not let user {user} create the tables in database"
+            f" {name} ({message}; make the user the database's owner)"
+        )
     if isinstance(error, asyncpg.InvalidPasswordError):
         if redact(url) == url:  # nothing to hide: the URL has no password
             return f"PostgreSQL at {where} wants a password for user {user}, the URL has none"
@@ -366,6 +372,8 @@ def _postgres_problem(url: str, error: BaseException) -> str | None:
         return f"PostgreSQL at {where} has no database {name} (create it first)"
     if isinstance(error, OSError):  # refused, unknown host, timed out, unreachable
         return f"Cannot reach PostgreSQL at {where} ({_reason(error)})"
+    if connected and isinstance(error, asyncpg.PostgresError):
+        return f"PostgreSQL at {where} could not set up the tables in database {name} ({message})"
     if isinstance(error, asyncpg.PostgresError):  # too many connections, starting up, ...
         return f"PostgreSQL at {where} refused the connection ({message})"
     if isinstance(error, asyncpg.InterfaceError):  # e.g. no password given where one is needed
@@ -383,5 +391,8 @@ def _sqlite_problem(path: str, error: BaseException) -> str | None:
         return None
     if Path(path).is_dir():
         return f"The SQLite database {path} is a folder, not a file"
+    blocking = next((p for p in Path(path).parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return f"Cannot open the SQLite database {path}: {blocking} is a file, not a folder"
     reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return f"Cannot open the SQLite database {path} ({reason})"

@@ -227,7 +227,8 @@ class Database:
             await backend.close()
             failure = None
             if isinstance(error, Exception) and not isinstance(error, StorageError):
-                failure = open_failure(target, error, setting)  # e.g. a read-only file
+                # e.g. a read-only file, a role that may not create tables
+                failure = open_failure(target, error, setting, connected=True)
             if failure is None:
                 raise
             raise failure from error

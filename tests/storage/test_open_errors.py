@@ -67,3 +67,26 @@ async def test_sqlite_folder_or_foreign_file(tmp_path: Path) -> None:
     assert message == (
         f"Cannot open the SQLite database {junk} (file is not a database): check DATABASE_PATH"
     )
+
+
+async def test_a_role_that_may_not_create_the_tables(postgres_with_passwords: TempPostgres) -> None:
+    """PostgreSQL 15 on: only the owner may create tables in a database's public schema."""
+    server = postgres_with_passwords
+    role, owned = await locked_database(server)
+    admins = (await server.create_database()).rsplit("/", 1)[1]  # owned by postgres
+    url = owned.format(PASSWORD).rsplit("/", 1)[0] + "/" + admins
+    message = await open_error(url)
+    assert message.startswith(
+        f'PostgreSQL at 127.0.0.1:{server.port} does not let user "{role}" create the tables'
+        f' in database "{admins}" (permission denied for schema public;'
+    ), message
+    assert message.endswith("make the user the database's owner): check DATABASE_URL")
+
+
+async def test_sqlite_path_through_a_file(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("a file where a folder should be")
+    target = tmp_path / "data" / "quantum_table.db"
+    assert await open_error(target) == (
+        f"Cannot open the SQLite database {target}: {tmp_path / 'data'} is a file, not a folder:"
+        " check DATABASE_PATH"
+    )
