@@ -100,3 +100,13 @@ async def test_in_the_sandbox(request: pytest.FixtureRequest, tmp_path: Path, ca
     done = await run_module("bot", cwd=tmp_path, env={"SANDBOX_PORT": "0", **settings})
     stops_with(done, line)
     assert "SANDBOX_PORT" not in done.text and "Cannot open the sandbox" not in done.text
+
+
+async def test_a_mistyped_database_url_hides_its_password(tmp_path: Path) -> None:
+    url = f"mysql://qt:{PASSWORD}@127.0.0.1:3306/qt"
+    done = await run_module("bot", cwd=tmp_path, env={"DISCORD_TOKEN": "x", "DATABASE_URL": url})
+    assert done.code == 2, done.text
+    assert done.err == (
+        "Configuration error: DATABASE_URL: must start with postgresql:// (leave it empty to"
+        " use SQLite) (got 'mysql://qt:***@127.0.0.1:3306/qt')\n"
+    )
