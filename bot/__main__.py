@@ -14,6 +14,7 @@ import sys
 import discord
 
 from bot.config import ConfigurationError, Settings, load_settings
+from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")
 
@@ -61,6 +62,9 @@ async def run(settings: Settings) -> int:
         except ShardsRefused as refused:
             print(refused, file=sys.stderr)
             return 2
+        except StorageError as error:  # the database cannot be opened: one line, no password
+            print(error, file=sys.stderr)
+            return 1
         if not bot.lost_every_shard:
             break
         log.warning("Every shard of this process went to another one; waiting as a standby")

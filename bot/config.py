@@ -192,6 +192,10 @@ def load_settings(**overrides: object) -> Settings:
             name = ".".join(str(part) for part in item["loc"]).upper()
             message = item["msg"].removeprefix("Value error, ")
             given = item.get("input")
+            if isinstance(given, str):
+                from bot.storage.urls import redact  # a mistyped DATABASE_URL: hide its password
+
+                given = redact(given)
             shown = f" (got {given!r})" if name and isinstance(given, str | int | float) else ""
             problems.append(f"{name}: {message}{shown}" if name else message)
         raise ConfigurationError("Configuration error: " + "; ".join(problems)) from None

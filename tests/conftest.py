@@ -17,7 +17,17 @@ def postgres() -> Iterator[TempPostgres]:
     Where it cannot start, the tests that need it are skipped with the reason, except in CI
     (``CI=true``), where they fail: CI installs PostgreSQL, so not starting is a bug there.
     """
-    server = TempPostgres()
+    yield from _serve(TempPostgres())
+
+
+@pytest.fixture(scope="session")
+def postgres_with_passwords() -> Iterator[TempPostgres]:
+    """A second server where every role but the admin must give its password
+    (``await server.create_role(name, password)``), for the refused-password cases."""
+    yield from _serve(TempPostgres(passwords=True))
+
+
+def _serve(server: TempPostgres) -> Iterator[TempPostgres]:
     try:
         server.start()
     except PostgresUnavailable as error:

@@ -44,16 +44,30 @@ def server_binaries() -> Path:
     )
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
-class TempPostgres:
-    """``async with TempPostgres() as pg: url = await pg.create_database()``."""
+PASSWORD_HBA = """\
+# Written by tests/postgres.py: the admin role keeps trust, every other role needs its password.
+local all all trust
+host all postgres 127.0.0.1/32 trust
+host all all 127.0.0.1/32 scram-sha-256
+"""
 
-    def __init__(self) -> None:
+
+class TempPostgres:
+    """``async with TempPostgres() as pg: url = await pg.create_database()``.
+
+    ``passwords=True``: roles other than the admin must log in with their password
+    (scram-sha-256), as on a real server; see :meth:`create_role`. By default every role is
+    trusted.
+    """
+
+    def __init__(self, *, passwords: bool = False) -> None:
+        self.passwords = passwords
         self.port = 0
         self.folder: Path | None = None
         self._process: subprocess.Popen[bytes] | None = None
@@ -85,7 +99,9 @@ class TempPostgres:
         )
         if init.returncode != 0:
             raise PostgresUnavailable(f"initdb failed: {init.stderr.decode(errors='replace')}")
-        self.port = _free_port()
+        if self.passwords:
+            (data / "pg_hba.conf").write_text(PASSWORD_HBA)
+        self.port = free_port()
         self._process = subprocess.Popen(
             [
                 str(bins / "postgres"),
@@ -118,25 +134,37 @@ class TempPostgres:
                 raise PostgresUnavailable("postgres did not start listening in time")
             time.sleep(0.05)
 
-    async def create_database(self) -> str:
-        """A new empty database on the server; its URL."""
+    async def _admin(self) -> Any:
         import asyncpg
 
-        self._databases += 1
-        name = f"qt_{os.getpid()}_{self._databases}"
         for attempt in range(50):  # the server may still be finishing its start-up
             try:
-                conn = await asyncpg.connect(self.admin_url)
-                break
+                return await asyncpg.connect(self.admin_url)
             except (OSError, asyncpg.CannotConnectNowError):
                 if attempt == 49:
                     raise
                 await asyncio.sleep(0.1)
+        raise AssertionError("unreachable")
+
+    async def create_database(self, *, owner: str = "postgres") -> str:
+        """A new empty database on the server, owned by ``owner``; its URL (as the admin)."""
+        self._databases += 1
+        name = f"qt_{os.getpid()}_{self._databases}"
+        conn = await self._admin()
         try:
-            await conn.execute(f'CREATE DATABASE "{name}"')
+            await conn.execute(f'CREATE DATABASE "{name}" OWNER "{owner}"')
         finally:
             await conn.close()
         return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    async def create_role(self, name: str, password: str) -> None:
+        """A login role with a password (needed with ``passwords=True``, else ignored)."""
+        conn = await self._admin()
+        try:
+            quoted = password.replace("'", "''")
+            await conn.execute(f"CREATE ROLE \"{name}\" LOGIN PASSWORD '{quoted}'")
+        finally:
+            await conn.close()
 
     def stop(self) -> None:
         if self._process is not None and self._process.poll() is None:

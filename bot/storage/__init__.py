@@ -6,6 +6,7 @@ Import from here: ``from bot.storage import Database, GameRecord, SeatRecord, ..
 
 from .db import UNCHANGED, Database, Unchanged
 from .errors import (
+    DatabaseUnavailable,
     GameClosed,
     GameNotFound,
     InvalidArgument,
@@ -43,6 +44,7 @@ __all__ = [
     "AIRecord",
     "ActionRecord",
     "Database",
+    "DatabaseUnavailable",
     "FinishedGame",
     "GameClosed",
     "GameNotFound",

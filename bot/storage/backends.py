@@ -16,9 +16,11 @@ The SQL in ``db.py`` and ``migrations.py`` is written once, in the dialect both 
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
 import hashlib
 import re
+import socket
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -26,6 +28,9 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 import aiosqlite
+
+from .errors import DatabaseUnavailable
+from .urls import parts, redact, server
 
 BUSY_TIMEOUT_MS: Final = 2000
 """How long SQLite waits for another writer; kept under Discord's 3-second answer deadline."""
@@ -105,7 +110,17 @@ class SqliteBackend:
         path = str(target)
         if path != ":memory:" and not path.startswith("file:"):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        opening = aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn = await opening
+        except BaseException:
+            # A failed connect stops aiosqlite's worker thread without waiting for it; wait
+            # here, or it may answer after the event loop closed (a thread traceback at exit;
+            # omnilib/aiosqlite#389).
+            worker = getattr(opening, "_thread", None)
+            if worker is not None and worker.is_alive():
+                await asyncio.to_thread(worker.join, 5)
+            raise
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -301,3 +316,83 @@ def is_unavailable(error: BaseException) -> bool:
         asyncpg.QueryCanceledError,
     )
     return isinstance(error, unavailable)
+
+
+# ------------------------------------------------------------------ opening, when it fails
+
+
+def open_failure(
+    target: str | Path, error: BaseException, setting: str | None = None, *, connected: bool = False
+) -> DatabaseUnavailable | None:
+    """Why ``target`` could not be opened, as one line naming ``setting`` (by default
+    ``DATABASE_URL`` or ``DATABASE_PATH``); None for an error that is not about reaching or
+    opening the database (a bug: let it show its traceback). ``connected``: the connection
+    worked and setting up the tables failed."""
+    if is_postgres_url(target):
+        problem = _postgres_problem(str(target), error, connected=connected)
+        return DatabaseUnavailable(problem, setting or "DATABASE_URL") if problem else None
+    problem = _sqlite_problem(str(target), error)
+    return DatabaseUnavailable(problem, setting or "DATABASE_PATH") if problem else None
+
+
+def _reason(error: OSError) -> str:
+    """A short reason for a failed connection (asyncpg joins one error per address tried)."""
+    if isinstance(error, socket.gaierror):
+        return "unknown host"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    text = str(error)
+    if isinstance(error, ConnectionRefusedError) or error.errno == errno.ECONNREFUSED:
+        return "connection refused"
+    if "Connect call failed" in text and f"[Errno {errno.ECONNREFUSED}]" in text:
+        return "connection refused"
+    return (error.strerror or text or type(error).__name__).rstrip(".").lower()
+
+
+def _postgres_problem(url: str, error: BaseException, *, connected: bool) -> str | None:
+    import asyncpg
+
+    where = server(url)
+    found = parts(url)
+    user = f'"{found.user}"' if found and found.user else "(no user given)"
+    name = f'"{found.database}"' if found and found.database else "(no name given)"
+    message = str(getattr(error, "message", "") or error)
+    if connected and isinstance(error, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"PostgreSQL at {where} does not let user {user} create the tables in database"
+            f" {name} ({message}; make the user the database's owner)"
+        )
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        if redact(url) == url:  # nothing to hide: the URL has no password
+            return f"PostgreSQL at {where} wants a password for user {user}, the URL has none"
+        return f"PostgreSQL at {where} refused the password of user {user}"
+    if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
+        return f"PostgreSQL at {where} refused user {user} ({message})"
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return f"PostgreSQL at {where} has no database {name} (create it first)"
+    if isinstance(error, OSError):  # refused, unknown host, timed out, unreachable
+        return f"Cannot reach PostgreSQL at {where} ({_reason(error)})"
+    if connected and isinstance(error, asyncpg.PostgresError):
+        return f"PostgreSQL at {where} could not set up the tables in database {name} ({message})"
+    if isinstance(error, asyncpg.PostgresError):  # too many connections, starting up, ...
+        return f"PostgreSQL at {where} refused the connection ({message})"
+    if isinstance(error, asyncpg.InterfaceError):  # e.g. no password given where one is needed
+        return f"Cannot connect to PostgreSQL at {where} as {user} ({message})"
+    if isinstance(error, ValueError):  # asyncpg could not read the URL; its words may quote it
+        return (
+            f"{redact(url)} is not a PostgreSQL URL that can be read"
+            " (postgresql://user:password@host:port/database)"
+        )
+    return None
+
+
+def _sqlite_problem(path: str, error: BaseException) -> str | None:
+    if not isinstance(error, OSError | sqlite3.DatabaseError):
+        return None
+    if Path(path).is_dir():
+        return f"The SQLite database {path} is a folder, not a file"
+    blocking = next((p for p in Path(path).parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return f"Cannot open the SQLite database {path}: {blocking} is a file, not a folder"
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return f"Cannot open the SQLite database {path} ({reason})"

@@ -34,8 +34,9 @@ from .backends import (
     Row,
     SqliteBackend,
     is_postgres_url,
+    open_failure,
 )
-from .errors import GameClosed, GameNotFound, InvalidArgument, VersionConflict
+from .errors import GameClosed, GameNotFound, InvalidArgument, StorageError, VersionConflict
 from .leases import Fence, LeaseStore
 from .migrations import MIGRATIONS, Migration, current_version, migrate
 from .models import (
@@ -151,16 +152,19 @@ def _chunks(values: Sequence[int]) -> Generator[Sequence[int], None, None]:
 class _Opener:
     """What :meth:`Database.open` returns: awaitable, and usable as ``async with``."""
 
-    def __init__(self, target: str | Path, migrations: Sequence[Migration]) -> None:
+    def __init__(
+        self, target: str | Path, migrations: Sequence[Migration], setting: str | None
+    ) -> None:
         self._path = target
         self._migrations = migrations
+        self._setting = setting
         self._db: Database | None = None
 
     def __await__(self) -> Generator[Any, None, Database]:
-        return Database._open(self._path, self._migrations).__await__()
+        return Database._open(self._path, self._migrations, self._setting).__await__()
 
     async def __aenter__(self) -> Database:
-        self._db = await Database._open(self._path, self._migrations)
+        self._db = await Database._open(self._path, self._migrations, self._setting)
         return self._db
 
     async def __aexit__(
@@ -186,28 +190,52 @@ class Database:
     # ------------------------------------------------------------------ lifecycle
 
     @staticmethod
-    def open(target: str | Path, *, migrations: Sequence[Migration] = MIGRATIONS) -> _Opener:
+    def open(
+        target: str | Path,
+        *,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        setting: str | None = None,
+    ) -> _Opener:
         """Open (creating if needed) and migrate the database at ``target``.
 
         ``target`` is a ``postgresql://`` URL, or else an SQLite file path (``":memory:"``
         gives a private in-memory database for tests). ``db = await Database.open(t)`` or
         ``async with Database.open(t) as db``. ``migrations`` exists for tests of the
         migration runner.
+
+        A database that cannot be reached or opened (refused password, missing database,
+        unreachable server, unwritable file) raises :class:`DatabaseUnavailable`, one line
+        that names ``setting`` as the thing to fix (default ``DATABASE_URL`` or
+        ``DATABASE_PATH``) and never shows the password.
         """
-        return _Opener(target, migrations)
+        return _Opener(target, migrations, setting)
 
     @classmethod
-    async def _open(cls, target: str | Path, migrations: Sequence[Migration]) -> Database:
+    async def _open(
+        cls, target: str | Path, migrations: Sequence[Migration], setting: str | None = None
+    ) -> Database:
         backend: Backend
-        if is_postgres_url(target):
-            backend = await PostgresBackend.open(str(target))
-        else:
-            backend = await SqliteBackend.open(target)
+        try:
+            if is_postgres_url(target):
+                backend = await PostgresBackend.open(str(target))
+            else:
+                backend = await SqliteBackend.open(target)
+        except Exception as error:
+            failure = open_failure(target, error, setting)
+            if failure is None:
+                raise
+            raise failure from error
         try:
             await migrate(backend, migrations)
-        except BaseException:
+        except BaseException as error:
             await backend.close()
-            raise
+            failure = None
+            if isinstance(error, Exception) and not isinstance(error, StorageError):
+                # e.g. a read-only file, a role that may not create tables
+                failure = open_failure(target, error, setting, connected=True)
+            if failure is None:
+                raise
+            raise failure from error
         return cls(backend)
 
     async def close(self) -> None:

@@ -55,3 +55,14 @@ class MigrationError(StorageError):
 
 class SchemaTooNew(MigrationError):
     """The database was migrated by a newer build than this one; refuse to touch it."""
+
+
+class DatabaseUnavailable(StorageError):
+    """The database cannot be opened: an unreachable server, a refused password, a missing
+    database or role, an unwritable file. One line saying what is wrong and which setting
+    to fix; never the password."""
+
+    def __init__(self, problem: str, setting: str) -> None:
+        super().__init__(f"{problem}: check {setting}")
+        self.problem = problem
+        self.setting = setting

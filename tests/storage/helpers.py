@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from bot.storage import Database, GameRecord, SeatRecord, SeatResult
+from tests.postgres import TempPostgres
 
 GUILD = 111
 CHANNEL = 222
@@ -71,3 +73,17 @@ async def play_out(
         record.id, guild_id=guild_id, game=game, results=results, ended_at=ended_at
     )
     return record.id
+
+
+PASSWORD = "s3cret-Pa55"
+_roles = itertools.count()
+
+
+async def locked_database(server: TempPostgres) -> tuple[str, str]:
+    """A role that must give its password and a database it owns: (role, URL without
+    credentials after the user, e.g. ``postgresql://role:{}@host:port/name``)."""
+    role = f"qt_role_{next(_roles)}"
+    await server.create_role(role, PASSWORD)
+    admin_url = await server.create_database(owner=role)
+    name = admin_url.rsplit("/", 1)[1]
+    return role, f"postgresql://{role}:{{}}@127.0.0.1:{server.port}/{name}"

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Self
 
 from aiohttp import web
 
+from bot.storage.errors import StorageError
+
 from ..loopback.testing import run_bot_against, stop_bot
 from .app import create_app
 from .world import SandboxDiscord, SandboxWorld, build_world
@@ -23,6 +25,10 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 READY_TIMEOUT = 60.0
+
+
+class PageUnavailable(Exception):
+    """The sandbox page's port cannot be opened (taken, or not allowed)."""
 
 
 class Sandbox:
@@ -64,7 +70,13 @@ class Sandbox:
         self._runner = web.AppRunner(create_app(self.world), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, HOST, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            raise PageUnavailable(
+                f"Cannot open the sandbox on {HOST}:{self.port} ({error.strerror or error})."
+                " Set SANDBOX_PORT to a free port, or 0 for any."
+            ) from error
         bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self.url = f"http://{HOST}:{bound}/"
 
@@ -76,6 +88,8 @@ class Sandbox:
         if self._bot_task is not None:
             await stop_bot(self.bot, self._bot_task)
             self._bot_task = None
+        elif hasattr(self, "bot") and not self.bot.is_closed():  # it failed while starting
+            await self.bot.close()
         await self.fake.stop()
 
     async def __aenter__(self) -> Self:
@@ -106,12 +120,8 @@ async def run_sandbox(settings: Settings) -> int:
     sandbox = Sandbox(settings)
     try:
         await sandbox.start()
-    except OSError as error:
-        print(
-            f"Cannot open the sandbox on {HOST}:{sandbox.port} ({error.strerror or error})."
-            " Set SANDBOX_PORT to a free port, or 0 for any.",
-            file=sys.stderr,
-        )
+    except (PageUnavailable, StorageError) as error:  # the port, or the database: one line
+        print(error, file=sys.stderr)
         return 1
     print(f"Quantum Table sandbox: {sandbox.url}", flush=True)
     try:
