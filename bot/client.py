@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import memory
+from bot import memory, ops
 from bot.answers import watch as watch_interaction
 from bot.config import Settings
 from bot.games import all_games
@@ -82,6 +82,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         application id invites nobody)."""
         intents = discord.Intents.none()
         intents.guilds = True
+        self.metrics = ops.Metrics()  # served on METRICS_PORT (see bot.ops)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -90,12 +91,14 @@ class QuantumTableBot(commands.AutoShardedBot):
             owner_ids=set(settings.owner_ids) or None,
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
+            http_trace=self.metrics.http_trace,
         )
         self.settings = settings
         self.log_invite = log_invite
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()
         self.restored = asyncio.Event()
+        self._ops: ops.OpsServer | None = None
         self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
         self.db: Database
         self.tables: TableManager
@@ -114,6 +117,7 @@ class QuantumTableBot(commands.AutoShardedBot):
                 workers=self.settings.ai_workers,
             ),
         )
+        self._ops = await ops.start(self)  # /healthz and /metrics answer from here on
         # AI decisions run in worker processes; they build their tables before we connect.
         await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
@@ -133,9 +137,14 @@ class QuantumTableBot(commands.AutoShardedBot):
             self._housekeeping = asyncio.create_task(
                 keep_replays(self.db, days=self.settings.replay_days), name="keep-replays"
             )
-        if self.settings.loop_report > 0:
+        if self.settings.loop_report > 0 or self._ops is not None:
             self._monitor = asyncio.create_task(
-                report_stalls(self.settings.loop_report), name="loop-monitor"
+                report_stalls(
+                    self.settings.loop_report,
+                    observe=self.metrics.loop_stalled,
+                    worst_of_window=self.metrics.loop_window,
+                ),
+                name="loop-monitor",
             )
 
     @property
@@ -160,6 +169,23 @@ class QuantumTableBot(commands.AutoShardedBot):
         finally:
             memory.settle()
             self.restored.set()
+
+    def health(self) -> dict[str, Any]:
+        """What /healthz answers: ready once every shard this process runs is connected and
+        its tables are restored; ``missing`` says what is not there yet."""
+        expected = list(self.shard_ids or range(self.shard_count or 0))
+        connected = sorted(i for i, shard in self.shards.items() if not shard.is_closed())
+        missing = [f"shard {i} not connected" for i in expected if i not in connected]
+        if not expected:
+            missing.append("shard count not known yet")
+        if not self.restored.is_set():
+            missing.append("tables not restored yet")
+        return {
+            "ready": not missing,
+            "shards": {"expected": expected, "connected": connected},
+            "restored": self.restored.is_set(),
+            "missing": missing,
+        }
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -224,6 +250,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         return f"synced {len(synced)} global commands"
 
     async def close(self) -> None:
+        if self._ops is not None:
+            await self._ops.stop()
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()

@@ -77,6 +77,15 @@ class Settings(BaseSettings):
     owner_ids: list[int] = Field(
         default_factory=list, description="Discord user ids allowed to run owner commands."
     )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="Port of /healthz and /metrics (unset: not served; 0: any free port).",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1", description="Address /healthz and /metrics listen on."
+    )
     sandbox_port: int = Field(
         default=8765,
         ge=0,
@@ -96,6 +105,7 @@ class Settings(BaseSettings):
         "shard_count",
         "shard_ids",
         "ai_workers",
+        "metrics_port",
         mode="before",
     )
     @classmethod

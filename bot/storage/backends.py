@@ -27,6 +27,15 @@ from typing import Any, Final, Protocol
 
 import aiosqlite
 
+from .errors import (
+    GameClosed,
+    GameNotFound,
+    InvalidArgument,
+    MigrationError,
+    StorageError,
+    VersionConflict,
+)
+
 BUSY_TIMEOUT_MS: Final = 2000
 """How long SQLite waits for another writer; kept under Discord's 3-second answer deadline."""
 
@@ -281,6 +290,23 @@ class PostgresBackend:
 
 
 Backend = SqliteBackend | PostgresBackend
+
+
+def failure_kind(error: BaseException) -> str | None:
+    """What kind of storage failure ``error`` is, in a word for counting (None: not one)."""
+    if isinstance(error, VersionConflict):
+        return "version_conflict"
+    if isinstance(error, GameClosed):
+        return "game_closed"
+    if isinstance(error, GameNotFound):
+        return "not_found"
+    if isinstance(error, InvalidArgument):
+        return "invalid_argument"
+    if isinstance(error, MigrationError):
+        return "migration"
+    if isinstance(error, StorageError):
+        return "other"
+    return "unavailable" if is_unavailable(error) else None
 
 
 def is_unavailable(error: BaseException) -> bool:

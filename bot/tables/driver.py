@@ -76,7 +76,8 @@ class TurnDriver:
         while not self._closing and table.record.status == "active" and table.state is not None:
             try:
                 await self._step(table)
-            except Exception:
+            except Exception as error:
+                self.core.storage_failed(error)
                 failures += 1
                 delay = min(self.retry_max, self.retry_after * 2 ** (failures - 1))
                 # The first failure with its traceback; the retries after it briefly.
