@@ -112,6 +112,11 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("metrics_host", mode="before")
+    @classmethod
+    def _blank_host_is_local(cls, value: object) -> object:
+        return "127.0.0.1" if isinstance(value, str) and not value.strip() else value
+
     @field_validator("database_url")
     @classmethod
     def _postgres_only(cls, value: str | None) -> str | None:
