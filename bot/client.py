@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import memory
+from bot import memory, ops
 from bot.answers import watch as watch_interaction
 from bot.cluster.keeper import LeaseKeeper
 from bot.cluster.speech import ShardPresenter
@@ -93,18 +93,21 @@ class QuantumTableBot(commands.AutoShardedBot):
         application id invites nobody)."""
         intents = discord.Intents.none()
         intents.guilds = True
+        self.metrics = ops.Metrics()  # served on METRICS_PORT (see bot.ops)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             owner_ids=set(settings.owner_ids) or None,
+            http_trace=self.metrics.http_trace,
         )
         self.settings = settings
         self.log_invite = log_invite
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()
         self.restored = asyncio.Event()
+        self._ops: ops.OpsServer | None = None
         self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
         self.db: Database
         self.tables: TableManager
@@ -121,6 +124,7 @@ class QuantumTableBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        self._ops = await ops.serve(self)  # /healthz and /metrics answer from here on
         if not await self._hold_shards():
             return  # stopped while waiting as a standby
         self.tables = TableManager(
@@ -137,6 +141,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         )
         self.tables.may_act = self.may_act
         self._guard_interactions()
+        ops.wire(self)
         # AI decisions run in worker processes; they build their tables before we connect.
         await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
@@ -155,9 +160,14 @@ class QuantumTableBot(commands.AutoShardedBot):
             self._housekeeping = asyncio.create_task(
                 keep_replays(self.db, days=self.settings.replay_days), name="keep-replays"
             )
-        if self.settings.loop_report > 0:
+        if self.settings.loop_report > 0 or self._ops is not None:
             self._monitor = asyncio.create_task(
-                report_stalls(self.settings.loop_report), name="loop-monitor"
+                report_stalls(
+                    self.settings.loop_report,
+                    observe=self.metrics.loop_stalled,
+                    worst_of_window=self.metrics.loop_window,
+                ),
+                name="loop-monitor",
             )
 
     # --- shards and their leases -------------------------------------------------------
@@ -188,6 +198,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.shard_count = count
         self.shard_ids = keeper.shard_ids
         self.db.fence = keeper.fence
+        for shard_id, epoch in claimed.items():
+            self.metrics.set_lease(shard_id, epoch)
         keeper.start(self._shards_lost)
         return True
 
@@ -243,6 +255,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         keeper = self.keeper
         assert keeper is not None
         remaining = keeper.shard_ids
+        for shard_id in shards:
+            self.metrics.clear_lease(shard_id)
         dropped = 0
         if hasattr(self, "tables"):
             dropped = await self.tables.drop_shards(ShardSet(tuple(remaining), keeper.shard_count))
@@ -284,6 +298,31 @@ class QuantumTableBot(commands.AutoShardedBot):
         finally:
             memory.settle()
             self.restored.set()
+
+    def health(self) -> dict[str, Any]:
+        """What /healthz answers: ready once every shard this process runs is connected and
+        its tables are restored; ``missing`` says what is not there yet."""
+        keeper = self.keeper
+        expected = keeper.shard_ids if keeper is not None else []
+        connected = sorted(i for i, shard in self.shards.items() if not shard.is_closed())
+        missing = [f"shard {i} not connected" for i in expected if i not in connected]
+        if keeper is None:
+            missing.append("no shard lease claimed yet")
+        elif keeper.standby:
+            missing.append("standby: waiting for a shard lease to come free")
+        elif not expected:
+            missing.append("holds no shard")
+        missing += [f"shard {i} lease not renewed lately" for i in expected if not keeper.valid(i)]
+        if not self.restored.is_set():
+            missing.append("tables not restored yet")
+        return {
+            "ready": not missing,
+            "standby": bool(keeper and keeper.standby),
+            "leases": {str(i): e for i, e in sorted((keeper.epochs if keeper else {}).items())},
+            "shards": {"expected": expected, "connected": connected},
+            "restored": self.restored.is_set(),
+            "missing": missing,
+        }
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -356,6 +395,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         self._closing = True
         if self.keeper is not None:
             self.keeper.stop()
+        if self._ops is not None:
+            await self._ops.stop()
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()

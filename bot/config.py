@@ -98,6 +98,15 @@ class Settings(BaseSettings):
     owner_ids: list[int] = Field(
         default_factory=list, description="Discord user ids allowed to run owner commands."
     )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="Port of /healthz and /metrics (unset: not served; 0: any free port).",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1", description="Address /healthz and /metrics listen on."
+    )
     sandbox_port: int = Field(
         default=8765,
         ge=0,
@@ -119,11 +128,17 @@ class Settings(BaseSettings):
         "shards_per_process",
         "host_name",
         "ai_workers",
+        "metrics_port",
         mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("metrics_host", mode="before")
+    @classmethod
+    def _blank_host_is_local(cls, value: object) -> object:
+        return "127.0.0.1" if isinstance(value, str) and not value.strip() else value
 
     @field_validator("database_url")
     @classmethod

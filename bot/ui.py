@@ -314,6 +314,7 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
         log.warning("Forbidden: %s", original)
     elif is_unavailable(original):
         text = SAVE_FAILED
+        _tables(interaction).storage_failed(original)
         log.warning("Storage unavailable during an interaction: %r", original)
     else:
         text = "Something went wrong on our side. It has been logged; please try again."

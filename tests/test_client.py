@@ -107,3 +107,20 @@ def test_the_example_env_file_loads_as_the_defaults() -> None:
     settings = load_settings(_env_file=Path(__file__).parents[1] / ".env.example")
     assert settings.database_url is None and settings.shard_ids is None
     assert settings.shard_count is None and settings.token is None
+    assert settings.metrics_port is None and settings.metrics_host == "127.0.0.1"
+
+
+def test_metrics_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("METRICS_PORT", raising=False)
+    assert load_settings(_env_file=None).metrics_port is None  # off unless asked for
+    monkeypatch.setenv("METRICS_PORT", "")
+    monkeypatch.setenv("METRICS_HOST", " ")
+    settings = load_settings(_env_file=None)
+    assert settings.metrics_port is None and settings.metrics_host == "127.0.0.1"
+    monkeypatch.setenv("METRICS_PORT", "9101")
+    monkeypatch.setenv("METRICS_HOST", "0.0.0.0")
+    settings = load_settings(_env_file=None)
+    assert settings.metrics_port == 9101 and settings.metrics_host == "0.0.0.0"
+    monkeypatch.setenv("METRICS_PORT", "70000")
+    with pytest.raises(ConfigurationError, match="METRICS_PORT"):
+        load_settings(_env_file=None)

@@ -29,7 +29,15 @@ from typing import Any, Final, Protocol
 
 import aiosqlite
 
-from .errors import DatabaseUnavailable
+from .errors import (
+    DatabaseUnavailable,
+    GameClosed,
+    GameNotFound,
+    InvalidArgument,
+    MigrationError,
+    StorageError,
+    VersionConflict,
+)
 from .urls import parts, redact, server
 
 BUSY_TIMEOUT_MS: Final = 2000
@@ -296,6 +304,23 @@ class PostgresBackend:
 
 
 Backend = SqliteBackend | PostgresBackend
+
+
+def failure_kind(error: BaseException) -> str | None:
+    """What kind of storage failure ``error`` is, in a word for counting (None: not one)."""
+    if isinstance(error, VersionConflict):
+        return "version_conflict"
+    if isinstance(error, GameClosed):
+        return "game_closed"
+    if isinstance(error, GameNotFound):
+        return "not_found"
+    if isinstance(error, InvalidArgument):
+        return "invalid_argument"
+    if isinstance(error, MigrationError):
+        return "migration"
+    if isinstance(error, StorageError):
+        return "other"
+    return "unavailable" if is_unavailable(error) else None
 
 
 def is_unavailable(error: BaseException) -> bool:

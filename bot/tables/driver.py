@@ -81,7 +81,8 @@ class TurnDriver:
                 # Another process runs this table's shard now: stop, say nothing.
                 log.warning("Game %s: no longer ours (%s); its runner stops", table.id, lost)
                 return
-            except Exception:
+            except Exception as error:
+                self.core.storage_failed(error)
                 failures += 1
                 delay = min(self.retry_max, self.retry_after * 2 ** (failures - 1))
                 # The first failure with its traceback; the retries after it briefly.

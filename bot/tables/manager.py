@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.engines.base import GameError
+from bot.storage.backends import failure_kind
 from bot.storage.db import Database
 from bot.storage.errors import GameClosed, VersionConflict
 from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
@@ -106,6 +107,8 @@ class TableManager:
         self._calm = asyncio.Event()
         self._calm.set()
         self._background: set[asyncio.Task[None]] = set()
+        self.on_storage_error: Callable[[str], None] | None = None
+        """Told the kind of each storage failure the core catches (the bot counts them)."""
 
     # --- lookup ------------------------------------------------------------------------
 
@@ -207,6 +210,12 @@ class TableManager:
 
     def tables(self) -> list[Table]:
         return [t for t in self._tables.values() if t.record.is_live]
+
+    def storage_failed(self, error: BaseException) -> None:
+        """Report ``error`` to :attr:`on_storage_error` if it is a storage failure."""
+        kind = failure_kind(error)
+        if kind is not None and self.on_storage_error is not None:
+            self.on_storage_error(kind)
 
     def timeout_for(self, table: Table) -> float:
         return float(table.record.config.get("turn_timeout") or self.turn_timeout)
@@ -381,6 +390,7 @@ class TableManager:
             )
         except (VersionConflict, GameClosed) as error:
             # Another process saved this table since we loaded it: ours is out of date.
+            self.storage_failed(error)
             log.warning("Game %s moved on elsewhere (%s); reloading it", table.id, error)
             await self.restorer.reload(table)
             raise TableMovedOn(

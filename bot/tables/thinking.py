@@ -115,6 +115,8 @@ class Thinker:
         self.grace = grace if grace is not None else 2.0 + 2 * budget
         """Seconds past the budget before a decision counts as lost (queueing included)."""
         self.fallbacks = 0
+        self.on_decision: Callable[[str, str, float], None] | None = None
+        """Told each decision's game, level and seconds taken (the bot measures them)."""
 
     def _pool(self) -> concurrent.futures.Executor | None:
         if self.workers <= 0:
@@ -158,6 +160,16 @@ class Thinker:
         """The move ``spec``'s AI chooses at ``level``; a legal move if it fails or is late."""
         if spec.ai is None:
             return legal[0]
+        started = time.perf_counter()
+        move = await self._decide(spec, observation, level, seed, legal)
+        if self.on_decision is not None:
+            self.on_decision(spec.name, level, time.perf_counter() - started)
+        return move
+
+    async def _decide(
+        self, spec: GameSpec, observation: Any, level: str, seed: str, legal: list[str]
+    ) -> str:
+        assert spec.ai is not None
         pool = self._pool()
         loop = asyncio.get_running_loop()
         args = (spec.ai.decide, observation, level, seed, self.budget)

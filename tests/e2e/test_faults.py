@@ -36,6 +36,15 @@ def hold_write_lock(path: str, seconds: float, held: threading.Event) -> None:
         other.close()
 
 
+def storage_errors(w: World, kind: str = "unavailable") -> float:
+    """How many storage failures of that kind the bot has counted (its /metrics)."""
+    found = w.bot.metrics.registry.get_sample_value(
+        "quantum_table_storage_errors_total", {"kind": kind}
+    )
+    assert found is not None
+    return found
+
+
 async def on_autopilot(w: World, table: Table) -> None:
     """Every person at the table is covered by the AI (as after running out of time)."""
     async with table.lock:
@@ -52,6 +61,7 @@ async def test_a_full_disk_pauses_an_ai_table_and_space_back_resumes_it(w: World
     table = w.bot.tables.in_location(room.id)
     assert table is not None
     db = w.bot.db
+    counted = storage_errors(w)
     try:
         # The disk fills up: SQLite may not grow the file by a single page any more. Small
         # pages, packed tight, leave each table little room, so the game soon needs one more.
@@ -70,6 +80,7 @@ async def test_a_full_disk_pauses_an_ai_table_and_space_back_resumes_it(w: World
         assert table.runner is not None and not table.runner.done()
         paused = [t for t in texts(w, room, w.dave) if PAUSED in t]
         assert len(paused) == 1  # said once, not at every retry
+        assert storage_errors(w) > counted  # and each failed step is counted
     finally:
         # Space comes back; no restart.
         await db._query("PRAGMA max_page_count = 1073741823")
@@ -123,8 +134,10 @@ async def test_a_click_behind_a_slow_writer_is_answered_and_saved(w: World) -> N
 async def test_a_click_the_database_cannot_take_is_answered_and_changes_nothing(
     w: World,
 ) -> None:
+    counted = storage_errors(w)
     table, before, seen = await _move_while_locked(w, hold=4.0)
     await until(lambda: any(SAVE_FAILED in t for t in seen()))  # the person is told
+    assert storage_errors(w) == counted + 1  # and the operator sees it
     assert table.record.version == before
     assert not any(SAVE_FAILED in t for t in texts(w, w.channels[-1], w.dave))  # only them
     stored = await w.bot.db.load_game(table.id)
