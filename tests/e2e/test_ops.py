@@ -134,6 +134,8 @@ async def test_health_and_metrics_of_a_bot_process(tmp_path: Path) -> None:
                 assert status == 200, body
                 assert body == {
                     "ready": True,
+                    "standby": False,
+                    "leases": {"0": 1},
                     "shards": {"expected": [0], "connected": [0]},
                     "restored": True,
                     "missing": [],
@@ -147,7 +149,8 @@ async def test_health_and_metrics_of_a_bot_process(tmp_path: Path) -> None:
                     assert families[name].type == kind, name
                 assert await scrape.value("quantum_table_shards_connected") == 1
                 assert await scrape.value("quantum_table_shards_expected") == 1
-                assert await scrape.value("quantum_table_shard_leases_held") == 0
+                assert await scrape.value("quantum_table_shard_leases_held") == 1
+                assert await scrape.value("quantum_table_shard_epoch", shard="0") == 1
                 assert await scrape.value("quantum_table_live_tables") == 0
                 clicks = "quantum_table_interaction_answer_seconds_count"
                 assert await scrape.value(clicks, type="component") == 0
