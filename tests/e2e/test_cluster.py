@@ -29,6 +29,7 @@ from bot.games import all_games
 from bot.sandbox.loopback import Guild, LoopbackDiscord, Message, User
 from bot.storage import Database
 from bot.storage.leases import LeaseStore
+from tests.support.cluster_start import start_cluster
 from tests.support.processes import READY_LINE, STANDBY_LINE, BotProcess
 from tests.support.remote_play import load_table, play_one, replay_matches
 
@@ -261,6 +262,7 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
         assert stored.record.status == "finished", table.kind
         assert not any(s.autopilot for s in stored.seats), (table.kind, stored.seats)
     c.fake.assert_no_errors()
+    assert c.fake.gateway.rate_limited_identifies == 0  # IDENTIFYs booked across processes
     for process in (one, two):
         assert not process.errors(), process.log_tail()
     print(
@@ -269,3 +271,17 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
         f" SIGSTOP {paused_takeover[0]:.1f} / {paused_takeover[1]:.1f} s (lease {LEASE:.0f} s),"
         f" SIGKILL {killed_takeover[0]:.1f} / {killed_takeover[1]:.1f} s"
     )
+
+
+async def test_processes_starting_together_respect_discords_identify_limit(
+    postgres,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    """Two processes, eight shards, four IDENTIFY buckets: the processes book their
+    IDENTIFYs in the shared database, so Discord refuses none, and shards of different
+    buckets start together (two rounds of four, not eight one after another)."""
+    url = await postgres.create_database()
+    result = await start_cluster(url, tmp_path, processes=2, shards=8, max_concurrency=4)
+    assert result.rate_limited == 0 and result.invalid_sessions == 0, result
+    # Two rounds (5.25 s apart), far from the eight rounds one bucket would need.
+    assert result.seconds < 4 * 5.25, result

@@ -1,0 +1,145 @@
+"""Cluster benchmark: how long a standby takes to carry on after the active process dies
+(kill -9) or is stopped (SIGTERM), and how long several processes starting together take
+to bring every shard up under Discord's IDENTIFY limit.
+
+Run: ``.venv/bin/python bench/bench_cluster.py [--lease 15] [--repeat 3]``. Prints figures;
+never fails on time. Starts its own PostgreSQL (Debian's ``postgresql`` package) and real
+``python -m bot`` processes against the loopback Discord, which enforces the IDENTIFY limit
+(``max_concurrency`` sessions per 5 s) and answers any IDENTIFY over it with op 9.
+
+Take-over, for each way the active process ends: one active process holds all 4 shards
+(``SHARD_IDS=auto``), one standby waits; the active one ends; we time until the standby
+has claimed the shards, and until it has connected them and restored their tables (a table
+of each kind is live). "Another machine" gives the two processes different ``HOST_NAME``s,
+so a kill -9 is noticed only when the lease runs out; on one machine the standby sees at
+once that the holder's process is gone.
+
+Start-up: 8 shards over 2 and 3 processes started at once, ``max_concurrency`` 1 and 4:
+seconds until the last shard is READY, and sessions Discord refused (goal 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.sandbox.loopback import LoopbackDiscord
+from tests.postgres import TempPostgres
+from tests.support.cluster_start import start_cluster
+from tests.support.processes import READY_LINE, STANDBY_LINE, BotProcess
+
+CLAIMED = re.compile(r"Standby over: took shard\(s\)")
+SHARDS = 4
+
+
+async def take_over(
+    pg: TempPostgres, folder: Path, *, how: str, lease: float, hosts: bool
+) -> tuple[float, float]:
+    """(seconds until the standby claimed the shards, until it restored their tables)."""
+    url = await pg.create_database()
+    async with LoopbackDiscord(shards=SHARDS, max_concurrency=SHARDS) as fake:
+        guild = fake.add_guild("Bench")
+        alice = fake.add_user("alice")
+        fake.add_member(guild, alice)
+
+        def process(name: str) -> BotProcess:
+            env = {
+                "DATABASE_URL": url,
+                "DATABASE_PATH": str(folder / f"{name}.db"),
+                "SHARD_COUNT": str(SHARDS),
+                "SHARD_IDS": "auto",
+                "LEASE_SECONDS": str(lease),
+                "AI_WORKERS": "1",
+            }
+            if hosts:
+                env["HOST_NAME"] = f"machine-{name}"
+            return BotProcess(name, fake.url, fake.token, env)
+
+        active, standby = process("active"), process("standby")
+        try:
+            await active.start(cwd=folder)
+            await standby.start(cwd=folder, ready=STANDBY_LINE)
+            for kind, options in (
+                ("qdice", {"target": 1000}),
+                ("flume", {"target": 5}),
+                ("flux", {}),
+                ("fingers", {"fingers": 3}),
+                ("qpoker", {}),
+            ):
+                room = fake.add_channel(guild, kind)
+                lobby = (
+                    await fake.slash(alice, f"{kind} start", channel=room, options=options)
+                ).message
+                assert lobby is not None
+                for _ in range(3 if kind == "flume" else 1):
+                    await fake.click(alice, lobby, label="Add AI")
+                await fake.click(alice, lobby, label="Start")
+            await asyncio.sleep(lease / 3 + 0.5)  # at least one renewal behind us
+            mark, since = len(standby.lines), time.monotonic()
+            if how == "kill -9":
+                await active.kill()
+            else:
+                await active.stop()
+            await standby.wait_for(CLAIMED, timeout=lease * 3 + 60, after=mark)
+            claimed = time.monotonic() - since
+            await standby.wait_for(READY_LINE, timeout=120, after=mark)
+            return claimed, time.monotonic() - since
+        finally:
+            await active.stop()
+            await standby.stop()
+
+
+def summary(values: list[float]) -> str:
+    return f"mean {statistics.mean(values):5.1f} s, max {max(values):5.1f} s"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lease", type=float, default=15.0, help="LEASE_SECONDS (default 15)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each take-over")
+    parser.add_argument("--skip-start", action="store_true", help="only the take-over figures")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="qt-bench-cluster-") as tmp:
+        folder = Path(tmp)
+        async with TempPostgres() as pg:
+            print(
+                f"Take-over with a standby ({SHARDS} shards, max_concurrency {SHARDS},"
+                f" lease {args.lease:.0f} s, {args.repeat} runs each):"
+            )
+            for how, hosts in (("SIGTERM", False), ("kill -9", False), ("kill -9", True)):
+                runs = [
+                    await take_over(pg, folder, how=how, lease=args.lease, hosts=hosts)
+                    for _ in range(args.repeat)
+                ]
+                where = "another machine" if hosts else "one machine"
+                print(
+                    f"  {how:8} ({where:15}): shards claimed {summary([r[0] for r in runs])};"
+                    f" tables restored {summary([r[1] for r in runs])}"
+                )
+            if args.skip_start:
+                return
+            print("Start-up of 8 shards, processes started at once:")
+            for processes in (2, 3):
+                for concurrency in (1, 4):
+                    url = await pg.create_database()
+                    result = await start_cluster(
+                        url, folder, processes=processes, shards=8, max_concurrency=concurrency
+                    )
+                    print(
+                        f"  {processes} processes, max_concurrency {concurrency}:"
+                        f" every shard READY in {result.seconds:5.1f} s;"
+                        f" invalid sessions {result.invalid_sessions},"
+                        f" IDENTIFYs refused {result.rate_limited}"
+                    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
