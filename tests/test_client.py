@@ -83,6 +83,22 @@ def test_shard_settings_read_a_comma_list(monkeypatch: pytest.MonkeyPatch) -> No
     assert settings.shard_count == 4 and settings.shard_ids == [2, 3]
 
 
+def test_auto_shards_need_no_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_IDS", " Auto ")
+    monkeypatch.setenv("SHARDS_PER_PROCESS", "2")
+    settings = load_settings(_env_file=None)
+    assert settings.shard_ids == "auto" and settings.shards_per_process == 2
+    assert settings.shard_count is None and settings.lease_seconds == 15
+
+
+def test_shards_per_process_goes_with_auto(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "0,1")
+    monkeypatch.setenv("SHARDS_PER_PROCESS", "2")
+    with pytest.raises(ConfigurationError, match="SHARDS_PER_PROCESS goes with SHARD_IDS=auto"):
+        load_settings(_env_file=None)
+
+
 @pytest.mark.parametrize(
     ("count", "ids", "problem"),
     [
@@ -108,6 +124,7 @@ def test_the_example_env_file_loads_as_the_defaults() -> None:
     assert settings.database_url is None and settings.shard_ids is None
     assert settings.shard_count is None and settings.token is None
     assert settings.metrics_port is None and settings.metrics_host == "127.0.0.1"
+    assert settings.shards_per_process is None and settings.lease_seconds == 15
 
 
 def test_metrics_settings(monkeypatch: pytest.MonkeyPatch) -> None:
