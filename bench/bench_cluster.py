@@ -45,6 +45,7 @@ async def take_over(
 ) -> tuple[float, float]:
     """(seconds until the standby claimed the shards, until it restored their tables)."""
     url = await pg.create_database()
+    folder = Path(tempfile.mkdtemp(dir=folder))  # its own command-sync marker for each run
     async with LoopbackDiscord(shards=SHARDS, max_concurrency=SHARDS) as fake:
         guild = fake.add_guild("Bench")
         alice = fake.add_user("alice")
