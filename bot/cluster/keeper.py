@@ -154,7 +154,10 @@ class LeaseKeeper:
             return
         started = self.clock()
         try:
-            lost = await self.store.renew(self.holder, held, self.ttl)
+            # A database that does not answer is waited on no longer than until the next try.
+            lost = await asyncio.wait_for(
+                self.store.renew(self.holder, held, self.ttl), self.interval
+            )
         except Exception as error:
             if self.clock() >= self._valid_until:
                 self._lose(set(held), f"could not renew the leases in time ({error!r})")
@@ -187,6 +190,7 @@ class LeaseKeeper:
                 await self._renewer
         held = list(self.fence.epochs)
         self._valid_until = float("-inf")
+        self.fence.on_lost = None  # from here on a refused write is expected, not news
         if not held:
             return
         try:
@@ -194,6 +198,7 @@ class LeaseKeeper:
         except Exception:
             log.warning("Could not release shard(s) %s; they end by themselves", _ids(held))
             return
+        self.fence.epochs.clear()
         log.info("Released shard(s) %s", _ids(held))
 
 
