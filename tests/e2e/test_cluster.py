@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import pytest_asyncio
 
 from bot.games import all_games
@@ -34,7 +35,7 @@ from tests.support.processes import READY_LINE, STANDBY_LINE, BotProcess
 from tests.support.remote_play import load_table, play_one, replay_matches
 
 SHARDS = 4
-LEASE = 4.0
+LEASE = 6.0
 TABLES = (  # (slash command, options, AI seats): short games, one person each
     ("qdice", {"target": 1000}, 1),
     ("flume", {"target": 5}, 3),
@@ -157,6 +158,11 @@ async def owners(c: Cluster) -> list[tuple[int, int, str, int]]:
     return [(x.shard_id, x.shard_count, x.holder, x.epoch) for x in await LeaseStore(c.db).all()]
 
 
+async def fetch_json(url: str) -> tuple[int, dict[str, object]]:
+    async with aiohttp.ClientSession() as http, http.get(url) as response:
+        return response.status, await response.json()
+
+
 async def took_over(standby: BotProcess, mark: int, since: float) -> tuple[float, float]:
     """Seconds from ``since`` until ``standby`` claimed the shards, and until it had
     connected them and restored their tables (Discord's IDENTIFY limit lies between)."""
@@ -189,10 +195,14 @@ async def moves_on(c: Cluster, rounds: int = 2) -> None:
 
 async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
     c = cluster
-    one, two = c.process("one"), c.process("two")
+    one, two = c.process("one"), c.process("two", METRICS_PORT="0")
     await one.start(cwd=c.folder)
     await two.start(cwd=c.folder, ready=STANDBY_LINE)
     assert await holders(c) == {one.pid}
+    line = await two.wait_for(r"Health and metrics at (http://\S+)", timeout=10)
+    health = line.split("Health and metrics at ", 1)[1].split()[0]  # .../healthz
+    status, body = await fetch_json(health)
+    assert status == 503 and body["standby"] is True and body["leases"] == {}, body
     await open_tables(c)
     await moves_on(c)
 
@@ -221,8 +231,13 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
     assert await one.stop() == 0
     handover = await took_over(two, mark, since)
     assert any("Released shard(s) 0,1,2,3" in line for line in one.lines), one.log_tail()
-    assert handover[0] < LEASE / 2, f"SIGTERM: shards claimed after {handover[0]:.1f} s"
+    # Its last renewal was at most a third of a lease before SIGTERM: without the release the
+    # standby could not have claimed the shards before two thirds of a lease had passed.
+    assert handover[0] < LEASE * 2 / 3 - 0.5, f"SIGTERM: shards claimed after {handover[0]:.1f} s"
     assert await holders(c) == {two.pid}
+    status, body = await fetch_json(health)
+    assert status == 200 and body["standby"] is False, body
+    assert body["leases"] == {str(i): 2 for i in range(SHARDS)}, body
     await moves_on(c)
 
     # SIGSTOP past the lease: the standby takes over; the paused one, woken, writes nothing.
@@ -237,6 +252,9 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
     two.resume()
     await two.wait_for(TAKEN_OVER, timeout=30, after=woken)
     await two.wait_for(STANDBY_LINE, timeout=30, after=woken)
+    # Discord gave the woken process the clicks of its old shards too: it let them be.
+    ignored = [line for line in two.lines[woken:] if "Ignored an interaction" in line]
+    assert ignored, "the woken process heard no click (the check proves nothing)"
     assert await holders(c) == {one.pid}
     await moves_on(c)
 
