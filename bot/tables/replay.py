@@ -149,7 +149,7 @@ class GameReplay:
             if (len(steps) - 1) % SAVE_EVERY == 0:
                 saved[len(steps) - 1] = state.model_copy(deep=True)
         stored = json.loads(record.state_json or "{}").get("state")
-        if stored != json.loads(engine.dump_state(state)):
+        if not _same_end(stored, json.loads(engine.dump_state(state))):
             log.warning("Game %s does not replay to its stored end", record.id)
             raise ReplayUnavailable(_no_longer(record.id))
         saved[len(steps) - 1] = state
@@ -252,6 +252,17 @@ class GameReplay:
             go("« 10 back", index - 10, "back", 1),
             go("10 on »", index + 10, "on", 1),
         ]
+
+
+def _same_end(stored: Any, rebuilt: Any) -> bool:
+    """Whether a rebuilt state is the stored one. Fields a game's state gained after the
+    game was saved (absent from the stored copy) are not compared: a game stays replayable
+    when its state only learned to keep something more."""
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        return all(key in rebuilt and _same_end(v, rebuilt[key]) for key, v in stored.items())
+    if isinstance(stored, list) and isinstance(rebuilt, list):
+        return len(stored) == len(rebuilt) and all(map(_same_end, stored, rebuilt))
+    return bool(stored == rebuilt)
 
 
 def _no_longer(game_id: int) -> str:

@@ -170,6 +170,27 @@ async def test_refusals_say_why(db: Database) -> None:
     assert isinstance(refused.value, GameError)  # a sentence the person reads
 
 
+async def test_a_game_saved_before_its_state_kept_a_new_field_still_replays(db: Database) -> None:
+    # QuantumPoker's state learned to keep the match winners; a match saved before that
+    # replays to its end all the same (only what the stored copy holds is compared).
+    game_id, _, final = await store(db, "qpoker", 3, 4, options={"rounds": 1})
+    record = await db.load_game(game_id)
+    assert record is not None and record.state_json is not None
+    saved = json.loads(record.state_json)
+    assert saved["state"].pop("winners")
+    await db._run(
+        "UPDATE snapshots SET state_json = ? WHERE game_id = ?", (json.dumps(saved), game_id)
+    )
+    replay = await Replays(db, GAMES).open(game_id, GUILD)
+    assert replay.state_at(replay.last) == final
+    saved["state"]["chips"][0] += 1  # a value that differs still refuses it
+    await db._run(
+        "UPDATE snapshots SET state_json = ? WHERE game_id = ?", (json.dumps(saved), game_id)
+    )
+    with pytest.raises(ReplayUnavailable, match="rules have changed"):
+        await Replays(db, GAMES).open(game_id, GUILD)
+
+
 async def test_only_the_last_few_games_are_kept_and_a_build_is_shared(db: Database) -> None:
     replays = Replays(db, GAMES, keep=2)
     ids = [(await store(db, "qdice", 2, seed, options={"target": 1000}))[0] for seed in (1, 2, 3)]
