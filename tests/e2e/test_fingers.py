@@ -102,7 +102,7 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     assert labels == ["Rematch", "Show hands", "Replay"]
     outcome = table.spec.engine.outcome(table.state)
     # the standings count books and put more books higher after the winner
-    lines = re.findall(r"^(\d+)\. (.+): (\d+) books?$", final.text(), re.M)
+    lines = re.findall(r"^\*\*(\d+)(?:st|nd|rd|th)=?\*\* (.+): (\d+) books?$", final.text(), re.M)
     assert len(lines) == len(table.seats)
     books = {name: int(n) for _, name, n in lines}
     state = table.state

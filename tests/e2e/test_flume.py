@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -102,6 +103,17 @@ async def test_whole_four_handed_game_with_people_and_ai(w: World) -> None:
     best = max(state.scores)  # type: ignore[attr-defined]
     assert f"🏆 **{first} and {second}** won." in final.text()  # a team, said as people do
     assert f"win the game with {best} points!" in final.text()
+    # Partners share their place, and it reads so: no markdown numbered list, which
+    # Discord renumbers 1, 2, 3, 4.
+    assert not re.search(r"^\d+\. ", final.text(), re.M)
+    places = {
+        name: place
+        for place, name in re.findall(
+            r"^\*\*(\d+(?:st|nd|rd|th)=?)\*\* (.+): -?\d+ points?$", final.text(), re.M
+        )
+    }
+    losers = [n for n in table.names if n not in (first, second)]
+    assert places == {first: "1st=", second: "1st=", losers[0]: "2nd=", losers[1]: "2nd="}
     assert state.scores == replay(4, seed=4, target=5, people={0, 1}).scores  # type: ignore[attr-defined]
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "flume")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
