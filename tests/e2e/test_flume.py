@@ -81,6 +81,32 @@ async def test_each_hand_is_only_in_its_owners_view(w: World) -> None:
     await w.fake.slash(w.alice, "flume cancel", channel=room)
 
 
+async def test_the_bidding_offers_in_words_what_the_buttons_offer(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob, w.carol, w.dave])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.state is not None
+    await w.fake.wait_idle()
+    first = await open_hand(w.fake, w.alice, message)  # seat 0 bids first
+    assert "Nobody has bid yet. Bid 3 to 6 points or pass." in first.text()
+    await w.fake.click(w.alice, first, label="Bid 4")
+    await w.fake.wait_idle()
+    second = await open_hand(w.fake, w.bob, message)
+    text = second.text()
+    assert "The bid stands at 4. Bid 5 or 6 points, or pass." in text
+    assert "3 to 6" not in text
+    assert [b.label for b in second.buttons if b.label.startswith(("Bid", "Pass"))] == [
+        "Pass",
+        "Bid 5",
+        "Bid 6",
+    ]
+    await w.fake.click(w.bob, second, label="Bid 5")
+    await w.fake.wait_idle()
+    third = await open_hand(w.fake, w.carol, message)
+    assert "The bid stands at 5. Bid 6 points or pass." in third.text()
+    await w.fake.slash(w.alice, "flume cancel", channel=room)
+
+
 async def test_whole_four_handed_game_with_people_and_ai(w: World) -> None:
     room = w.channel()
     message = await open_table(
