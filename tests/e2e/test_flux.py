@@ -23,6 +23,11 @@ async def test_variants_are_validated_completed_and_shown(w: World) -> None:
     assert "can't be played together" in clash.message.text()
     unknown = await w.fake.slash(w.alice, "flux start", channel=room, options={"variants": "99"})
     assert "no Flux variant" in unknown.message.text()
+    assert "see `/rules game:Flux`" in unknown.message.text()  # the command as people type it
+    flux = next(c for c in w.fake.commands() if c["name"] == "flux")
+    start = next(o for o in flux["options"] if o["name"] == "start")
+    variants = next(o for o in start["options"] if o["name"] == "variants")
+    assert "/rules game:Flux" in variants["description"]
     choices = await w.fake.autocomplete(
         w.alice, "flux start", focused="variants", value="1,tru", channel=room
     )
@@ -32,7 +37,8 @@ async def test_variants_are_validated_completed_and_shown(w: World) -> None:
     ).message
     assert not lobby.ephemeral
     text = lobby.text()
-    assert "1 Third discard choice" in text and "17 Momentum flux" in text and "3 decks" in text
+    # named as the rules page says it ("discard any number up to the roll")
+    assert "1 Discard up to the roll" in text and "17 Momentum flux" in text and "3 decks" in text
     await w.fake.slash(w.alice, "flux cancel", channel=room)
 
 
