@@ -186,6 +186,11 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
         where the last deal began."""
         return None
 
+    def deal_name(self, state: StateT) -> str:
+        """The deal ``state`` is in, as the table names it ("hand 3", "round 2 of 5"): the
+        heading of Show hands."""
+        return f"deal {self.deal_of(state)}"
+
     # Conveniences shared by every engine -------------------------------------------------
 
     def parse_config(self, options: dict[str, Any] | None = None) -> ConfigT:

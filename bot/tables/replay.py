@@ -190,15 +190,25 @@ class GameReplay:
         did and who made it, and the buttons to move on (synchronous: it draws)."""
         index = self.clamp(index)
         spec, engine = self.spec, self.spec.engine
-        observation = engine.revealed(self.state_at(index))
+        state = self.state_at(index)
+        observation = engine.revealed(state)
         names = self.names
-        image = to_png(spec.ui.table_image(observation, names, self.lines_to(index)))
-        revealed_fields = getattr(spec.ui, "revealed_fields", None)
-        fields = revealed_fields(observation, names) if revealed_fields is not None else []
+        lines = self.lines_to(index)
         parts = []
         if hands:
             parts.append(self._hands_intro())
-        parts.append(self._caption(index))
+        if hands and self.steps[-1].deal is not None:
+            # Open on the deal itself: not on the move that led to it (the end of the hand
+            # before), whose lines would sit above the new deal's cards.
+            deal = engine.deal_name(state)
+            heading = f"{deal[:1].upper()}{deal[1:]}, as it was dealt"
+            parts.append(f"**{heading}** (the last of the game) · Step {index:,} of {self.last:,}")
+            lines = [f"{heading}: every card face up."]
+        else:
+            parts.append(self._caption(index))
+        image = to_png(spec.ui.table_image(observation, names, lines))
+        revealed_fields = getattr(spec.ui, "revealed_fields", None)
+        fields = revealed_fields(observation, names) if revealed_fields is not None else []
         return Panel(
             title=f"{spec.emoji} {spec.title} · game #{self.id} · replay",
             description="\n\n".join(parts),
@@ -216,8 +226,8 @@ class GameReplay:
                 "This is how the game ended; **Previous** steps back through it."
             )
         return (
-            "Nothing is secret any more. This is the last deal as it was dealt, every card "
-            "face up: **Next** steps through it, **First** goes back to the start of the game."
+            "Nothing is secret any more: every card of the last deal, face up. **Next** "
+            "steps through it, **First** goes back to the start of the game."
         )
 
     def _caption(self, index: int) -> str:

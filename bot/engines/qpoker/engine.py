@@ -320,6 +320,9 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
     def deal_of(self, state: QPokerState) -> int:
         return state.round
 
+    def deal_name(self, state: QPokerState) -> str:
+        return f"round {state.round} of {state.config.rounds}"
+
     @staticmethod
     def _view(qubit: Qubit, own: bool) -> QubitView:
         known = not qubit.superposed and (own or qubit.shown)
