@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from bot.engines.base import Outcome, plural
+from bot.engines.base import Outcome, ordinal, plural
 from bot.render.frames import FrameEncoder
 from bot.tables import replay
 from bot.tables.table import Table
@@ -83,13 +83,6 @@ def _score(value: float, unit: str = "point") -> str:
     if float(value).is_integer():
         return plural(int(value), unit)
     return f"{value:,g} {unit}s"
-
-
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 def standings_text(outcome: Outcome, names: list[str]) -> str:

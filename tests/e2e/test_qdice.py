@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from bot.sandbox.loopback import InteractionRefused
 from tests.e2e.conftest import World, until
 from tests.e2e.qdice_play import (
     button,
@@ -16,6 +13,7 @@ from tests.e2e.qdice_play import (
     play_human_turn,
     play_to_the_end,
 )
+from tests.e2e.seeding import open_seeded
 
 
 def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
@@ -108,15 +106,31 @@ async def test_two_simultaneous_clicks_apply_once(w: World) -> None:
     await w.fake.slash(w.alice, "qdice cancel", channel=room)
 
 
-async def test_my_view_is_only_for_its_owner(w: World) -> None:
+async def test_my_view_says_nothing_is_secret_and_gives_what_is_mine(w: World) -> None:
+    # Seed 5: alice opens with 1 5 1 4 2 1.
     room = w.channel()
-    message = await open_table(w.fake, room, w.alice, [w.bob])
-    result = await w.fake.click(w.alice, message, label="My hand")
-    view = result.message
+    message = await open_seeded(w.fake, w.bot.tables, room, "qdice", w.alice, [w.bob], seed=5)
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.state is not None
+    assert [d.value for d in table.state.dice] == [1, 5, 1, 4, 2, 1]  # type: ignore[attr-defined]
+    await click_action(w.fake, w.alice, message, "t1")  # the 5: 50
+    await w.fake.wait_idle()
+    view = (await w.fake.click(w.alice, message, label="My hand")).message
     assert view.ephemeral and view.visible_to(w.alice) and not view.visible_to(w.bob)
-    assert "Your score" in view.text()
-    with pytest.raises(InteractionRefused):
-        await w.fake.click(w.bob, view, label="Roll")
+    text = view.text()
+    assert "Nothing in Quantum dice is secret" in text and "Your score" in text
+    assert "your first bank needs 1,000 in one turn, and this turn has 50" in text
+    assert "10,000 more to reach 10,000." in text and "1st= of 2" in text
+    assert not view.buttons  # the dice and their buttons are on the table, not repeated here
+    for die in ("t0", "t2", "t5"):  # three 1s: 1,000
+        await click_action(w.fake, w.alice, message, die)
+    await w.fake.wait_idle()
+    assert "+1,050, for a score of 1,050." in view.refresh().text()  # kept up to date
+    bobs = (await w.fake.click(w.bob, message, label="My hand")).message
+    assert "Waiting for **alice**" in bobs.text() and "If you bank now" not in bobs.text()
+    await click_action(w.fake, w.alice, message, "bank")
+    await w.fake.wait_idle()
+    assert "2nd of 2, 1,050 behind the lead" in bobs.refresh().text()
     await w.fake.click(w.dave, message, label="My hand")
     assert "not playing" in _reply(w, room, w.dave).text()
     await w.fake.slash(w.alice, "qdice cancel", channel=room)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from bot.engines.base import Outcome
-from bot.tables.panels import ordinal, standings_text
+from bot.engines.base import Outcome, ordinal
+from bot.tables.panels import standings_text
 
 
 def test_ordinals() -> None:
