@@ -21,6 +21,7 @@ from discord import app_commands
 from bot import answers
 from bot.engines.base import GameError
 from bot.storage.backends import is_unavailable
+from bot.tables import confirm
 from bot.tables.manager import Person, TableManager
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import NotSeated, NotYourTurn
@@ -31,6 +32,7 @@ from bot.tables.views import (
     CANCEL,
     HAND,
     JOIN,
+    KICK,
     LEAVE,
     REJOIN,
     REMATCH,
@@ -415,30 +417,14 @@ async def _handle_click(
         await send_private(interaction, table, panel, edit=False)
         await manager.refresh(table)
         return
-    if action in (LEAVE, CANCEL) and table.record.status == "active":
+    if action == CANCEL or (action == LEAVE and table.record.status == "active"):
         await ask_to_confirm(interaction, table, action)
         return
     if action == STAY:
-        await answers.edit(
-            interaction, content="Nothing changed: you're still at the table.", view=None
-        )
+        await answers.edit(interaction, content="Nothing changed.", view=None)
         return
     if action.startswith(f"{SURE}:"):
-        action = action.partition(":")[2]
-        if action not in (LEAVE, CANCEL):
-            raise GameError("That control isn't one I know.")
-        await (
-            manager.leave(game_id, who)
-            if action == LEAVE
-            else manager.cancel(game_id, who, is_admin=is_manager(interaction))
-        )
-        done = "The game is cancelled."
-        if action == LEAVE:
-            done = "You left the table."
-            if table.record.status == "active":
-                done += f" To take your seat back while the game runs: {take_back_hint(table)}."
-        await answers.edit(interaction, content=done, view=None)
-        await manager.refresh(table)
+        await do_confirmed(interaction, table, action.partition(":")[2])
         return
     lobby_verbs = {
         JOIN: lambda: manager.join(game_id, who),
@@ -446,7 +432,6 @@ async def _handle_click(
         REMOVE_AI: lambda: manager.remove_ai(game_id, who),
         START: lambda: manager.start(game_id, who),
         LEAVE: lambda: manager.leave(game_id, who),
-        CANCEL: lambda: manager.cancel(game_id, who, is_admin=is_manager(interaction)),
     }
     if action in lobby_verbs:
         await lobby_verbs[action]()
@@ -473,31 +458,34 @@ async def _handle_click(
 
 
 async def ask_to_confirm(interaction: discord.Interaction, table: Table, action: str) -> None:
-    """Leaving or cancelling a running game takes a second click, in a reply only the person
-    sees: one slip next to My hand must not end anyone's game."""
+    """Leaving a running game, cancelling a table or removing a player takes a second
+    click, in a reply only the person sees (see :mod:`bot.tables.confirm`): the buttons'
+    clicks and the commands alike."""
+    asked = confirm.question(table, action, interaction.user.id, is_admin=is_manager(interaction))
+    view = build_view(Panel(title="", controls=asked.controls), table.id, table.record.version)
+    await answers.send(interaction, ephemeral=True, content=asked.text, view=view)
+
+
+async def do_confirmed(interaction: discord.Interaction, table: Table, action: str) -> None:
+    """The second click: do what the person confirmed, and say so in their reply."""
+    manager, who = _tables(interaction), person(interaction.user)
+    verb, _, target = action.partition(":")
     if action == LEAVE:
-        if table.seat_of(interaction.user.id) is None:
-            if table.left_seat_of(interaction.user.id) is not None:
-                raise NotSeated(
-                    "You already left this table: an AI plays your seat. To take it back: "
-                    f"{take_back_hint(table)}."
-                )
-            raise NotSeated("You're not playing at this table.")
-        question = (
-            f"Leave game #{table.id}? An AI plays your seat from now on. You can take it back "
-            f"while the game runs ({take_back_hint(table)}); if you don't, the game won't "
-            "count for you."
-        )
-        label = "Leave"
+        await manager.leave(table.id, who)
+        done = "You left the table."
+        if table.record.status == "active":
+            done += f" To take your seat back while the game runs: {take_back_hint(table)}."
+    elif action == CANCEL:
+        what = "lobby" if table.record.status == "lobby" else "game"
+        await manager.cancel(table.id, who, is_admin=is_manager(interaction))
+        done = f"The {what} is cancelled."
+    elif verb == KICK and target.isdigit():
+        done = await manager.kick(table.id, who, int(target), is_admin=is_manager(interaction))
+        await manager.presenter.announce(table, done)  # the one public word on it
     else:
-        question = f"Cancel game #{table.id} for everyone? It ends now and counts for no one."
-        label = "Cancel the game"
-    controls = [
-        Control(f"{SURE}:{action}", label, "danger"),
-        Control(STAY, "Stay" if action == LEAVE else "Keep playing"),
-    ]
-    view = build_view(Panel(title="", controls=controls), table.id, table.record.version)
-    await answers.send(interaction, ephemeral=True, content=question, view=view)
+        raise GameError("That control isn't one I know.")
+    await answers.edit(interaction, content=done, view=None)
+    await manager.refresh(table)
 
 
 class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.sandbox.loopback import InteractionRefused
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, cancel_table
 from tests.e2e.fingers_play import (
     my_view,
     name_flavour,
@@ -74,7 +74,7 @@ async def test_first_ask_names_a_flavour_in_a_modal(w: World) -> None:
     values = {o["value"] for s in bobs.selects for o in s.options}
     assert "ask:0:0" not in values and "ask:2:0" not in values  # bob holds no juniper
     assert values == {"?new:0", "?new:2"}
-    await w.fake.slash(w.alice, "fingers cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "fingers")
 
 
 async def test_outsider_cannot_open_the_naming_modal(w: World) -> None:
@@ -84,7 +84,7 @@ async def test_outsider_cannot_open_the_naming_modal(w: World) -> None:
     await w.fake.click(w.dave, message, label="My hand")
     assert "not playing" in _reply(w, room, w.dave).text()
     assert view.selects
-    await w.fake.slash(w.alice, "fingers cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "fingers")
 
 
 async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> None:

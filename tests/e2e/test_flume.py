@@ -11,7 +11,7 @@ from bot.engines.cards import card
 from bot.engines.flume.ai import choose_action
 from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeState
 from bot.sandbox.loopback import InteractionRefused
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, cancel_table
 from tests.e2e.flume_play import decide, open_hand, open_table, person_to_act, play_to_the_end
 
 
@@ -48,7 +48,7 @@ async def test_lobby_options_rules_and_player_count(w: World) -> None:
     assert table.config.model_dump() == {"target": 11, "four_colour": True}
     rules = await w.fake.slash(w.carol, "rules", channel=room, options={"game": "flume"})
     assert rules.message.ephemeral and "left bower" in rules.message.text()
-    await w.fake.slash(w.alice, "flume cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flume")
 
 
 async def test_each_hand_is_only_in_its_owners_view(w: World) -> None:
@@ -78,7 +78,7 @@ async def test_each_hand_is_only_in_its_owners_view(w: World) -> None:
         assert table.record.version == version
     await w.fake.click(w.dave, message, label="My hand")
     assert "not playing" in _reply(w, room, w.dave).text()
-    await w.fake.slash(w.alice, "flume cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flume")
 
 
 async def test_the_bidding_offers_in_words_what_the_buttons_offer(w: World) -> None:
@@ -104,7 +104,7 @@ async def test_the_bidding_offers_in_words_what_the_buttons_offer(w: World) -> N
     await w.fake.wait_idle()
     third = await open_hand(w.fake, w.carol, message)
     assert "The bid stands at 5. Bid 6 points or pass." in third.text()
-    await w.fake.slash(w.alice, "flume cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flume")
 
 
 async def test_whole_four_handed_game_with_people_and_ai(w: World) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.sandbox.loopback import InteractionRefused
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, cancel_table
 from tests.e2e.flux_play import open_table, open_view, people_to_act, play_to_the_end, press
 from tests.e2e.seeding import open_seeded
 from tests.e2e.settle import settled
@@ -41,7 +41,7 @@ async def test_variants_are_validated_completed_and_shown(w: World) -> None:
     text = lobby.text()
     # named as the rules page says it ("discard any number up to the roll")
     assert "1 Discard up to the roll" in text and "17 Momentum flux" in text and "3 decks" in text
-    await w.fake.slash(w.alice, "flux cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flux")
 
 
 async def test_reshuffling_length_is_a_table_option(w: World) -> None:
@@ -61,7 +61,7 @@ async def test_reshuffling_length_is_a_table_option(w: World) -> None:
     assert not lobby.ephemeral
     text = lobby.text()
     assert "after 3 deals each or at 120 points, whichever comes first" in text
-    await w.fake.slash(w.alice, "flux cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flux")
 
 
 async def test_hands_are_private_and_simultaneous_claims(w: World) -> None:
@@ -94,7 +94,7 @@ async def test_hands_are_private_and_simultaneous_claims(w: World) -> None:
     for code in hand:  # alice's cards never reach bob's view (bar copies he holds himself)
         if code not in table.state.hands[1]:  # type: ignore[attr-defined]
             assert f"{code}" not in bob_view.text()
-    await w.fake.slash(w.alice, "flux cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flux")
 
 
 async def test_a_lone_play_on_is_made_for_the_player(w: World) -> None:
@@ -112,7 +112,7 @@ async def test_a_lone_play_on_is_made_for_the_player(w: World) -> None:
     assert made == [(0, "pass", w.alice.id), (1, "pass", w.bob.id)]  # their own moves
     turn = message.refresh().text()
     assert "Original hands" not in turn
-    await w.fake.slash(w.alice, "flux cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flux")
 
 
 async def test_whole_game_with_people_and_ai_to_the_end(w: World) -> None:
