@@ -296,8 +296,11 @@ class DiscordPresenter:
 SAVE_FAILED = "That couldn't be saved just now, so nothing changed. Please try again in a moment."
 
 
-async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The one place errors become replies: readable for players, logged for us."""
+async def reply_error(
+    interaction: discord.Interaction, error: BaseException, *, view: discord.ui.View | None = None
+) -> None:
+    """The one place errors become replies: readable for players, logged for us. ``view``:
+    a way on from a refusal a player can read (not given with any other error)."""
     original = getattr(error, "original", error)
     if isinstance(original, GameError):
         text = str(original)
@@ -314,8 +317,10 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     else:
         text = "Something went wrong on our side. It has been logged; please try again."
         log.error("Unhandled error in an interaction", exc_info=original)
+    if not isinstance(original, GameError):
+        view = None
     try:
-        await answers.send(interaction, content=text, ephemeral=True)
+        await answers.send(interaction, content=text, ephemeral=True, view=view)
     except discord.HTTPException:
         log.warning("Could not deliver an error reply: %s", text)
 
@@ -593,4 +598,20 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
         action = f"{match['action'][len(ASK_TEXT) :]}:{typed}"
         await handle_click(interaction, int(match["game"]), int(match["version"]), action)
     except Exception as error:
-        await reply_error(interaction, error)
+        await reply_error(interaction, error, view=await _type_again(interaction, match))
+
+
+async def _type_again(
+    interaction: discord.Interaction, match: re.Match[str]
+) -> discord.ui.View | None:
+    """A button that opens the same prompt again, for a refused text whose move is still
+    open: the choice that led to it (a Fingers ask) is kept, only the text is typed anew."""
+    try:
+        table = await _tables(interaction).fetch(int(match["game"]))
+        spec = modal_spec(table, interaction.user.id, match["action"])
+    except Exception:
+        return None  # the move is gone (not their turn any more, the game ended, ...)
+    retry = Control(
+        match["action"], f"Type another {spec.label.lower()}"[:80], "primary", emoji="✏️"
+    )
+    return build_view(Panel(title="", controls=[retry]), table.id, int(match["version"]))

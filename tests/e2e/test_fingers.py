@@ -10,7 +10,6 @@ from bot.sandbox.loopback import InteractionRefused
 from tests.e2e.conftest import World, cancel_table
 from tests.e2e.fingers_play import (
     my_view,
-    name_flavour,
     open_table,
     pick,
     play_to_the_end,
@@ -49,16 +48,20 @@ async def test_first_ask_names_a_flavour_in_a_modal(w: World) -> None:
         await w.fake.submit_modal(w.bob, opened, {"Flavour name": "pickles"})
     version = table.record.version
     await w.fake.submit_modal(w.alice, opened, {"Flavour name": "  @everyone  "})
-    assert "can't contain formatting characters (`@`)" in _reply(w, room, w.alice).text()
+    refused = _reply(w, room, w.alice)
+    assert "can't contain formatting characters (`@`)" in refused.text()
     assert table.record.version == version and table.state.names[0] is None  # type: ignore[attr-defined]
-
-    await name_flavour(w.fake, w.alice, view, 1, "  juniper   berries ")
+    # The refusal keeps the ask (bob, a new flavour): a new name is typed straight from it.
+    again = await w.fake.click(w.alice, refused, label="Type another flavour name")
+    assert again.modal is not None and again.modal.title == "Name a new flavour"
+    await w.fake.submit_modal(w.alice, again, {"Flavour name": "  juniper   berries "})
     await w.fake.wait_idle()
     state = table.state
     assert state.names[0] == "juniper berries"  # type: ignore[attr-defined]
     assert state.phase == "answer" and state.asked == 1  # type: ignore[attr-defined]
     assert "juniper berries" in message.refresh().text()
-    assert "bob" in view.refresh().text()  # alice's view was updated in place: waiting for bob
+    # the refusal she answered from became her view, updated in place: waiting for bob
+    assert "Waiting for **bob**" in refused.refresh().text() and not refused.buttons
 
     await my_view(w.fake, w.carol, message)  # carol can't answer for bob
     with pytest.raises(AssertionError):
@@ -74,6 +77,16 @@ async def test_first_ask_names_a_flavour_in_a_modal(w: World) -> None:
     values = {o["value"] for s in bobs.selects for o in s.options}
     assert "ask:0:0" not in values and "ask:2:0" not in values  # bob holds no juniper
     assert values == {"?new:0", "?new:2"}
+    # A name the game itself refuses (taken, whatever its case) keeps the ask as well.
+    opened = await pick(w.fake, w.bob, bobs, "?new:2")
+    await w.fake.submit_modal(w.bob, opened, {"Flavour name": "Juniper Berries"})
+    refused = _reply(w, room, w.bob)
+    assert "juniper berries" in refused.text().lower() and table.state.names[1] is None  # type: ignore[attr-defined]
+    again = await w.fake.click(w.bob, refused, label="Type another flavour name")
+    await w.fake.submit_modal(w.bob, again, {"Flavour name": "quokkas"})
+    await w.fake.wait_idle()
+    state = table.state
+    assert state.names[1] == "quokkas" and state.asked == 2  # type: ignore[attr-defined]
     await cancel_table(w.fake, w.alice, room, "fingers")
 
 
