@@ -22,6 +22,7 @@ from bot import answers
 from bot.engines.base import GameError
 from bot.storage.backends import is_unavailable
 from bot.storage.leases import LeaseLost
+from bot.tables import confirm
 from bot.tables.manager import Person, TableManager
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import NotSeated, NotYourTurn
@@ -32,6 +33,7 @@ from bot.tables.views import (
     CANCEL,
     HAND,
     JOIN,
+    KICK,
     LEAVE,
     REJOIN,
     REMATCH,
@@ -295,8 +297,11 @@ class DiscordPresenter:
 SAVE_FAILED = "That couldn't be saved just now, so nothing changed. Please try again in a moment."
 
 
-async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The one place errors become replies: readable for players, logged for us."""
+async def reply_error(
+    interaction: discord.Interaction, error: BaseException, *, view: discord.ui.View | None = None
+) -> None:
+    """The one place errors become replies: readable for players, logged for us. ``view``:
+    a way on from a refusal a player can read (not given with any other error)."""
     original = getattr(error, "original", error)
     if isinstance(original, LeaseLost):
         # Another process holds this server's shard now, and it answers the interaction.
@@ -319,8 +324,10 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     else:
         text = "Something went wrong on our side. It has been logged; please try again."
         log.error("Unhandled error in an interaction", exc_info=original)
+    if not isinstance(original, GameError):
+        view = None
     try:
-        await answers.send(interaction, content=text, ephemeral=True)
+        await answers.send(interaction, content=text, ephemeral=True, view=view)
     except discord.HTTPException:
         log.warning("Could not deliver an error reply: %s", text)
 
@@ -422,30 +429,14 @@ async def _handle_click(
         await send_private(interaction, table, panel, edit=False)
         await manager.refresh(table)
         return
-    if action in (LEAVE, CANCEL) and table.record.status == "active":
+    if action == CANCEL or (action == LEAVE and table.record.status == "active"):
         await ask_to_confirm(interaction, table, action)
         return
     if action == STAY:
-        await answers.edit(
-            interaction, content="Nothing changed: you're still at the table.", view=None
-        )
+        await answers.edit(interaction, content="Nothing changed.", view=None)
         return
     if action.startswith(f"{SURE}:"):
-        action = action.partition(":")[2]
-        if action not in (LEAVE, CANCEL):
-            raise GameError("That control isn't one I know.")
-        await (
-            manager.leave(game_id, who)
-            if action == LEAVE
-            else manager.cancel(game_id, who, is_admin=is_manager(interaction))
-        )
-        done = "The game is cancelled."
-        if action == LEAVE:
-            done = "You left the table."
-            if table.record.status == "active":
-                done += f" To take your seat back while the game runs: {take_back_hint(table)}."
-        await answers.edit(interaction, content=done, view=None)
-        await manager.refresh(table)
+        await do_confirmed(interaction, table, action.partition(":")[2])
         return
     lobby_verbs = {
         JOIN: lambda: manager.join(game_id, who),
@@ -453,7 +444,6 @@ async def _handle_click(
         REMOVE_AI: lambda: manager.remove_ai(game_id, who),
         START: lambda: manager.start(game_id, who),
         LEAVE: lambda: manager.leave(game_id, who),
-        CANCEL: lambda: manager.cancel(game_id, who, is_admin=is_manager(interaction)),
     }
     if action in lobby_verbs:
         await lobby_verbs[action]()
@@ -480,31 +470,34 @@ async def _handle_click(
 
 
 async def ask_to_confirm(interaction: discord.Interaction, table: Table, action: str) -> None:
-    """Leaving or cancelling a running game takes a second click, in a reply only the person
-    sees: one slip next to My hand must not end anyone's game."""
+    """Leaving a running game, cancelling a table or removing a player takes a second
+    click, in a reply only the person sees (see :mod:`bot.tables.confirm`): the buttons'
+    clicks and the commands alike."""
+    asked = confirm.question(table, action, interaction.user.id, is_admin=is_manager(interaction))
+    view = build_view(Panel(title="", controls=asked.controls), table.id, table.record.version)
+    await answers.send(interaction, ephemeral=True, content=asked.text, view=view)
+
+
+async def do_confirmed(interaction: discord.Interaction, table: Table, action: str) -> None:
+    """The second click: do what the person confirmed, and say so in their reply."""
+    manager, who = _tables(interaction), person(interaction.user)
+    verb, _, target = action.partition(":")
     if action == LEAVE:
-        if table.seat_of(interaction.user.id) is None:
-            if table.left_seat_of(interaction.user.id) is not None:
-                raise NotSeated(
-                    "You already left this table: an AI plays your seat. To take it back: "
-                    f"{take_back_hint(table)}."
-                )
-            raise NotSeated("You're not playing at this table.")
-        question = (
-            f"Leave game #{table.id}? An AI plays your seat from now on. You can take it back "
-            f"while the game runs ({take_back_hint(table)}); if you don't, the game won't "
-            "count for you."
-        )
-        label = "Leave"
+        await manager.leave(table.id, who)
+        done = "You left the table."
+        if table.record.status == "active":
+            done += f" To take your seat back while the game runs: {take_back_hint(table)}."
+    elif action == CANCEL:
+        what = "lobby" if table.record.status == "lobby" else "game"
+        await manager.cancel(table.id, who, is_admin=is_manager(interaction))
+        done = f"The {what} is cancelled."
+    elif verb == KICK and target.isdigit():
+        done = await manager.kick(table.id, who, int(target), is_admin=is_manager(interaction))
+        await manager.presenter.announce(table, done)  # the one public word on it
     else:
-        question = f"Cancel game #{table.id} for everyone? It ends now and counts for no one."
-        label = "Cancel the game"
-    controls = [
-        Control(f"{SURE}:{action}", label, "danger"),
-        Control(STAY, "Stay" if action == LEAVE else "Keep playing"),
-    ]
-    view = build_view(Panel(title="", controls=controls), table.id, table.record.version)
-    await answers.send(interaction, ephemeral=True, content=question, view=view)
+        raise GameError("That control isn't one I know.")
+    await answers.edit(interaction, content=done, view=None)
+    await manager.refresh(table)
 
 
 class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
@@ -612,4 +605,20 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
         action = f"{match['action'][len(ASK_TEXT) :]}:{typed}"
         await handle_click(interaction, int(match["game"]), int(match["version"]), action)
     except Exception as error:
-        await reply_error(interaction, error)
+        await reply_error(interaction, error, view=await _type_again(interaction, match))
+
+
+async def _type_again(
+    interaction: discord.Interaction, match: re.Match[str]
+) -> discord.ui.View | None:
+    """A button that opens the same prompt again, for a refused text whose move is still
+    open: the choice that led to it (a Fingers ask) is kept, only the text is typed anew."""
+    try:
+        table = await _tables(interaction).fetch(int(match["game"]))
+        spec = modal_spec(table, interaction.user.id, match["action"])
+    except Exception:
+        return None  # the move is gone (not their turn any more, the game ended, ...)
+    retry = Control(
+        match["action"], f"Type another {spec.label.lower()}"[:80], "primary", emoji="✏️"
+    )
+    return build_view(Panel(title="", controls=[retry]), table.id, int(match["version"]))

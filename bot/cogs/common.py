@@ -14,9 +14,10 @@ from discord import app_commands
 
 from bot import answers
 from bot.engines.base import GameError
-from bot.tables.panels import take_back_hint
+from bot.tables.confirm import kick_action
 from bot.tables.table import Table
-from bot.ui import is_manager, message_parts, person, send_private
+from bot.tables.views import CANCEL, LEAVE
+from bot.ui import ask_to_confirm, message_parts, person, send_private
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -128,12 +129,12 @@ def game_group(
     @app_commands.command(name="leave", description="Give up your seat (an AI takes it over)")
     async def leave(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
+        if table.record.status == "active":  # asks first, as the Leave button does
+            await ask_to_confirm(interaction, table, LEAVE)
+            return
         async with answers.in_time(interaction):
             await _bot(interaction).tables.leave(table.id, person(interaction.user))
-            done = "You left the table."
-            if table.record.status == "active":
-                done += f" To take your seat back while the game runs: {take_back_hint(table)}."
-            await answers.send(interaction, content=done, ephemeral=True)
+            await answers.send(interaction, content="You left the table.", ephemeral=True)
         await _bot(interaction).tables.refresh(table)
 
     @app_commands.command(
@@ -151,12 +152,7 @@ def game_group(
     @app_commands.command(name="cancel", description="Cancel the game here (host or Manage Server)")
     async def cancel(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
-        async with answers.in_time(interaction, public=True):
-            await _bot(interaction).tables.cancel(
-                table.id, person(interaction.user), is_admin=is_manager(interaction)
-            )
-            await answers.send(interaction, content=f"Game #{table.id} was cancelled.")
-        await _bot(interaction).tables.refresh(table)
+        await ask_to_confirm(interaction, table, CANCEL)  # the Cancel button's question
 
     @app_commands.command(
         name="kick", description="Remove a player; an AI takes their seat (host or Manage Server)"
@@ -164,12 +160,7 @@ def game_group(
     @app_commands.describe(player="The player to remove")
     async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
         table = table_here(interaction, game)
-        async with answers.in_time(interaction, public=True):
-            said = await _bot(interaction).tables.kick(
-                table.id, person(interaction.user), player.id, is_admin=is_manager(interaction)
-            )
-            await answers.send(interaction, content=said)  # the one public word on it
-        await _bot(interaction).tables.refresh(table)
+        await ask_to_confirm(interaction, table, kick_action(player.id))
 
     for command in (hand, status, leave, rejoin, cancel, kick):
         group.add_command(command)

@@ -42,7 +42,7 @@ async def _autocomplete(
 
 @app_commands.command(name="start", description="Open a Flux table in this channel")
 @app_commands.describe(
-    variants="Variant numbers, comma-separated, e.g. 1,4,17 (see /rules flux)",
+    variants="Variant numbers, comma-separated, e.g. 1,4,17 (see /rules game:Flux)",
     decks="Decks in the shoe: 3 to 6, or 1 to 2 with Variant 18",
     deals="Variant 15: how many times each player deals before the game ends (default 2)",
     limit="Variant 15: the game ends when someone reaches this score",

@@ -98,6 +98,15 @@ class General(commands.Cog):
             inline=False,
         )
         embed.add_field(
+            name="Who may cancel a table or remove a player",
+            value="The host (who opened the table; it passes on if they leave) and anyone with "
+            "the **Manage Server** permission, at any table: **Cancel** in the lobby or "
+            "`/<game> cancel` ends it for everyone, and `/<game> kick` removes a player (an AI "
+            "plays their seat; they can't take it back). Each asks for a second click first, "
+            "as leaving a game does.",
+            inline=False,
+        )
+        embed.add_field(
             name="Leaderboards and ratings",
             value="Each game has a board per server, ranked by **rating**: a cautious estimate "
             "of skill that starts at 1,000 and rises as you win, most against strong players. "

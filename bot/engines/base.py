@@ -40,6 +40,14 @@ def plural(count: int | str, word: str, many: str | None = None) -> str:
     return f"{shown} {word if count in (1, '1') else (many or word + 's')}"
 
 
+def ordinal(number: int) -> str:
+    """A place as people write it: 1st, 2nd, 3rd, 4th, 11th, 21st."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 class GameError(Exception):
     """Base of every error a player may read. ``str(error)`` is the sentence to show."""
 
@@ -185,6 +193,11 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
         None for games where nothing is ever dealt face down. "Show hands" opens the replay
         where the last deal began."""
         return None
+
+    def deal_name(self, state: StateT) -> str:
+        """The deal ``state`` is in, as the table names it ("hand 3", "round 2 of 5"): the
+        heading of Show hands."""
+        return f"deal {self.deal_of(state)}"
 
     # Conveniences shared by every engine -------------------------------------------------
 

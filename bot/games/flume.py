@@ -71,6 +71,18 @@ def _card_buttons(
     return controls
 
 
+def _bids_open(legal: list[str]) -> str:
+    """What may be bid now, as the buttons offer it: "Bid 5 or 6 points, or pass."."""
+    bids = [int(a[4:]) for a in legal if a.startswith("bid:")]
+    if not bids:
+        return "Only pass is left."
+    if len(bids) == 1:
+        return f"Bid {plural(bids[0], 'point')} or pass."
+    if len(bids) == 2:
+        return f"Bid {bids[0]} or {bids[1]} points, or pass."
+    return f"Bid {bids[0]} to {bids[-1]} points or pass."
+
+
 def _call_menus(obs: FlumeObservation, legal: list[str]) -> list[Control]:
     """Three menus (Discord allows 25 options a menu): trumps, high off-suit, low off-suit."""
     trump = obs.trump
@@ -190,7 +202,7 @@ class FlumeUI:
                 Control(a, f"Bid {a[4:]}", "primary", row=0) for a in legal if a.startswith("bid:")
             ]
             high = f"The bid stands at {obs.bid}." if obs.bid else "Nobody has bid yet."
-            return f"Your turn to bid. {high} Bid 3 to 6 points or pass.", controls
+            return f"Your turn to bid. {high} {_bids_open(legal)}", controls
         if obs.phase == "trump":
             controls = [
                 Control(a, _suit(a[6:]), card_style("A" + a[6:], obs.four_colour), row=0)

@@ -79,7 +79,8 @@ class FluxUI:
         match obs.phase:
             case "claim":
                 doing = (
-                    "Original hands: everyone chooses in secret to claim or play on (**My hand**)."
+                    "Original hands: a hand dealt right at the target may be claimed, in "
+                    "secret (**My hand**); the table plays on by itself for everyone else."
                 )
             case "trick":
                 doing = f"{_who(names, obs.turn)} plays to the trick (**My hand** to play)."
@@ -100,6 +101,13 @@ class FluxUI:
             case _:
                 return obs.end_reason
         return f"{doing}\n{status}"
+
+    def forced_move(self, observation: FluxObservation, legal: list[str]) -> str | None:
+        """A lone "Play on" (a hand not at the target can't be claimed) is made for the
+        player: every hand would otherwise wait on everyone pressing it."""
+        if observation.phase == "claim" and legal == ["pass"]:
+            return "pass"
+        return None
 
     def final_fields(self, observation: FluxObservation, names: list[str]) -> list[Field]:
         return score_fields(observation, names)
@@ -157,13 +165,17 @@ class FluxUI:
     def _moves(self, obs: FluxObservation, legal: list[str]) -> tuple[str, list[Control]]:
         value = _own_value(obs)
         if obs.phase == "claim":
-            if "claim" in legal:
-                text = f"Your hand is at the target ({value}): claim it for the value game?"
-                controls = [Control("claim", "Claim original hand", "success", row=0)]
-            else:
-                text = "Your hand is not at the target. Press Play on."
-                controls = []
-            return text, [*controls, Control("pass", "Play on", row=0)]
+            if self.forced_move(obs, legal) is not None:
+                text = (
+                    "Your hand is not at the target, so there is nothing to claim: the table "
+                    "plays on for you in a moment."
+                )
+                return text, []
+            text = f"Your hand is at the target ({value}): claim it for the value game?"
+            return text, [
+                Control("claim", "Claim original hand", "success", row=0),
+                Control("pass", "Play on", row=0),
+            ]
         if obs.phase == "trick":
             plays = [a for a in legal if a.startswith("p:")]
             controls = [

@@ -173,9 +173,14 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: QPokerObservation) -> None:
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[str]) -> None:
     if obs.winners:
         who = [seat_name(names, w) for w in obs.winners]
-        verb = "wins" if len(obs.winners) == 1 else "share the win"
-        chips = plural(obs.chips[obs.winners[0]], "chip")
-        strip_winner(draw, f"{{names}} {verb} the match with {chips}!", names=who, joiner=" and ")
+        stacks = {obs.chips[w] for w in obs.winners}
+        if len(obs.winners) == 1:
+            text = f"{{names}} wins the match with {plural(stacks.pop(), 'chip')}!"
+        elif len(stacks) == 1:
+            text = f"{{names}} share the win with {plural(stacks.pop(), 'chip')} each!"
+        else:  # level before the last pot's odd chip, which breaks no tie
+            text = "{names} share the win!"
+        strip_winner(draw, text, names=who, joiner=" and ")
         return
     if obs.current is None:
         strip_note(draw, "Between rounds")

@@ -121,6 +121,12 @@ class TurnDriver:
             return
         table.changed.clear()
         to_act = engine.to_act(table.state)
+        forced = {s: move for s in sorted(to_act) if (move := table.forced_move(s)) is not None}
+        if forced:
+            await asyncio.sleep(self.ai_delay)  # a pause people can see, as for an AI's move
+            await self._forced_moves(table, forced)
+            await core.refresh(table)
+            return
         bots = sorted(s for s in to_act if table.is_bot_seat(s))
         if bots:
             await asyncio.sleep(self.ai_delay)
@@ -171,6 +177,18 @@ class TurnDriver:
             f"back: {take_back_hint(table)}, or press **My hand**.",
         )
         await core.refresh(table)
+
+    async def _forced_moves(self, table: Table, forced: dict[int, str]) -> None:
+        """Make each person's only move for them (their own move: it carries their id), if
+        it is still their only one (they may have made it themselves meanwhile)."""
+        async with table.lock:
+            for seat, move in forced.items():
+                if table.record.status != "active" or table.forced_move(seat) != move:
+                    continue
+                try:
+                    await self.core.apply(table, seat, move, table.seats[seat].user_id)
+                except TableMovedOn:
+                    return  # another process moved this table on; core.apply reloaded it
 
     async def _bot_move(self, table: Table, seat: int) -> None:
         """One AI move: decided off the event loop from the seat's observation, with the

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from bot.engines.base import plural
+from bot.engines.base import Outcome, ordinal, plural
 from bot.render.frames import FrameEncoder
 from bot.tables import replay
 from bot.tables.table import Table
@@ -85,6 +85,20 @@ def _score(value: float, unit: str = "point") -> str:
     return f"{value:,g} {unit}s"
 
 
+def standings_text(outcome: Outcome, names: list[str]) -> str:
+    """The final standings, a line per seat: "**1st=** Ada: 5 points". Players who share a
+    place show the same place, marked "=". Not a markdown numbered list ("1. Ada"), which
+    Discord renumbers 1, 2, 3, so that tied players would look placed apart."""
+    ranks = outcome.ranks
+    order = sorted(range(len(names)), key=lambda s: (ranks[s], -outcome.scores[s]))
+    lines = []
+    for s in order:
+        tied = ranks.count(ranks[s]) > 1
+        place = ordinal(ranks[s] + 1) + ("=" if tied else "")
+        lines.append(f"**{place}** {names[s]}: {_score(outcome.scores[s], outcome.unit)}")
+    return "\n".join(lines)
+
+
 def _and(words: list[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -108,13 +122,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
-        order = sorted(
-            range(len(table.seats)), key=lambda s: (outcome.ranks[s], -outcome.scores[s])
-        )
-        standings = "\n".join(
-            f"{outcome.ranks[s] + 1}. {table.names[s]}: {_score(outcome.scores[s], outcome.unit)}"
-            for s in order
-        )
+        standings = standings_text(outcome, table.names)
         winners = _and([table.names[w] for w in outcome.winners]) or "nobody (a draw)"
         fields = [Field("Final standings", standings, inline=False)]
         final_fields = getattr(spec.ui, "final_fields", None)

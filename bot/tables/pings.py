@@ -40,7 +40,8 @@ class TurnPings:
         to_act: set[int] = set()
         if live:
             assert table.state is not None
-            to_act = {s for s in table.spec.engine.to_act(table.state) if not table.is_bot_seat(s)}
+            # (not for a move the table makes for them: there is nothing to decide)
+            to_act = {s for s in table.spec.engine.to_act(table.state) if not table.moves_itself(s)}
         for seat, message_id in list(sent.items()):
             if seat not in to_act:
                 del sent[seat]

@@ -42,6 +42,16 @@ class TextPromptUI(Protocol):
         """The text prompt for ``action`` (which starts with ``?``), or None to refuse it."""
 
 
+class ForcedMoveUI(Protocol):
+    """Optional extra of a :class:`GameUI` whose players sometimes have one move only and
+    nothing to decide (Flux's lone "Play on"): the table makes it for them after a short
+    pause people can see. Derived from the saved state alone, so it survives a restart."""
+
+    def forced_move(self, observation: Any, legal: list[str]) -> str | None:
+        """The move to make for the observed seat, whose legal moves are ``legal``; None
+        when the player has something to decide."""
+
+
 class RevealUI(Protocol):
     """Optional extra of a :class:`GameUI` for games with secrets: once a game is over, what
     was hidden in words (for its replay, beside the picture)."""

@@ -149,7 +149,7 @@ class GameReplay:
             if (len(steps) - 1) % SAVE_EVERY == 0:
                 saved[len(steps) - 1] = state.model_copy(deep=True)
         stored = json.loads(record.state_json or "{}").get("state")
-        if stored != json.loads(engine.dump_state(state)):
+        if not _same_end(stored, json.loads(engine.dump_state(state))):
             log.warning("Game %s does not replay to its stored end", record.id)
             raise ReplayUnavailable(_no_longer(record.id))
         saved[len(steps) - 1] = state
@@ -190,15 +190,25 @@ class GameReplay:
         did and who made it, and the buttons to move on (synchronous: it draws)."""
         index = self.clamp(index)
         spec, engine = self.spec, self.spec.engine
-        observation = engine.revealed(self.state_at(index))
+        state = self.state_at(index)
+        observation = engine.revealed(state)
         names = self.names
-        image = to_png(spec.ui.table_image(observation, names, self.lines_to(index)))
-        revealed_fields = getattr(spec.ui, "revealed_fields", None)
-        fields = revealed_fields(observation, names) if revealed_fields is not None else []
+        lines = self.lines_to(index)
         parts = []
         if hands:
             parts.append(self._hands_intro())
-        parts.append(self._caption(index))
+        if hands and self.steps[-1].deal is not None:
+            # Open on the deal itself: not on the move that led to it (the end of the hand
+            # before), whose lines would sit above the new deal's cards.
+            deal = engine.deal_name(state)
+            heading = f"{deal[:1].upper()}{deal[1:]}, as it was dealt"
+            parts.append(f"**{heading}** (the last of the game) · Step {index:,} of {self.last:,}")
+            lines = [f"{heading}: every card face up."]
+        else:
+            parts.append(self._caption(index))
+        image = to_png(spec.ui.table_image(observation, names, lines))
+        revealed_fields = getattr(spec.ui, "revealed_fields", None)
+        fields = revealed_fields(observation, names) if revealed_fields is not None else []
         return Panel(
             title=f"{spec.emoji} {spec.title} · game #{self.id} · replay",
             description="\n\n".join(parts),
@@ -216,8 +226,8 @@ class GameReplay:
                 "This is how the game ended; **Previous** steps back through it."
             )
         return (
-            "Nothing is secret any more. This is the last deal as it was dealt, every card "
-            "face up: **Next** steps through it, **First** goes back to the start of the game."
+            "Nothing is secret any more: every card of the last deal, face up. **Next** "
+            "steps through it, **First** goes back to the start of the game."
         )
 
     def _caption(self, index: int) -> str:
@@ -252,6 +262,17 @@ class GameReplay:
             go("« 10 back", index - 10, "back", 1),
             go("10 on »", index + 10, "on", 1),
         ]
+
+
+def _same_end(stored: Any, rebuilt: Any) -> bool:
+    """Whether a rebuilt state is the stored one. Fields a game's state gained after the
+    game was saved (absent from the stored copy) are not compared: a game stays replayable
+    when its state only learned to keep something more."""
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        return all(key in rebuilt and _same_end(v, rebuilt[key]) for key, v in stored.items())
+    if isinstance(stored, list) and isinstance(rebuilt, list):
+        return len(stored) == len(rebuilt) and all(map(_same_end, stored, rebuilt))
+    return bool(stored == rebuilt)
 
 
 def _no_longer(game_id: int) -> str:

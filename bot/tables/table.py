@@ -78,6 +78,24 @@ class Table:
         record = self.record.seats[seat]
         return (record.level or "normal") if record.is_ai else "normal"
 
+    def forced_move(self, seat: int) -> str | None:
+        """The move the table makes for the person at ``seat`` because it is their only
+        choice and nothing is decided by it (see :class:`ForcedMoveUI`); None when they
+        choose, or when an AI plays the seat anyway."""
+        pick = getattr(self.spec.ui, "forced_move", None)
+        state, engine = self.state, self.spec.engine
+        if pick is None or state is None or self.record.status != "active":
+            return None
+        if self.is_bot_seat(seat) or seat not in engine.to_act(state):
+            return None
+        move: str | None = pick(engine.observe(state, seat), engine.legal_actions(state, seat))
+        return move
+
+    def moves_itself(self, seat: int) -> bool:
+        """True where no person needs to act for ``seat`` now: the core moves for an AI, a
+        person on autopilot, or a person whose only move it makes for them."""
+        return self.is_bot_seat(seat) or self.forced_move(seat) is not None
+
     def acted_since(self, seat: int, version: int) -> bool:
         return any(v > version and s == seat for v, s in self.history)
 

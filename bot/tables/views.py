@@ -16,6 +16,7 @@ Style = Literal["primary", "secondary", "success", "danger"]
 JOIN, LEAVE, START, CANCEL, HAND = "!join", "!leave", "!start", "!cancel", "!hand"
 ADD_AI, REMOVE_AI = "!addai", "!delai"
 SURE, STAY = "!sure", "!stay"  # "!sure:!leave" confirms leaving a running game; STAY backs out
+KICK = "!kick"  # "!sure:!kick:<user id>" confirms removing that person
 REJOIN = "!rejoin"  # a person takes their seat back from the AI covering it
 REMATCH = "!rematch"  # on a finished table: a new lobby with the same game, options and seats
 REJOIN_LABEL = "Take my seat back"

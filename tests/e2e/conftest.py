@@ -125,3 +125,38 @@ async def until(check: Check, timeout: float = 10.0) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("the bot never got there")
         await asyncio.sleep(0.02)
+
+
+async def cancel_table(fake: LoopbackDiscord, user: User, channel: Channel, game: str) -> Message:
+    """``/<game> cancel`` and its confirmation, as a person cancels a table; their reply
+    (a test's clearing up: a game that ended meanwhile is left as it is)."""
+    table = (await fake.slash(user, f"{game} cancel", channel=channel)).message
+    assert table is not None
+    if "There is no game" in table.text():
+        return table  # it ended meanwhile: nothing to clear up
+    label = "Cancel the lobby" if "the lobby" in table.text() else "Cancel the game"
+    return await confirm(fake, user, table, label)
+
+
+async def confirm(fake: LoopbackDiscord, user: User, asked: Message | None, label: str) -> Message:
+    """Press ``label`` in a question the bot asked only ``user``; the reply, as edited."""
+    assert asked is not None and asked.ephemeral, asked.text() if asked else None
+    yes = [b for b in asked.buttons if b.label == label]
+    assert len(yes) == 1, (label, asked.text(), [b.label for b in asked.buttons])
+    await fake.click(user, asked, custom_id=yes[0].custom_id)
+    return asked.refresh()
+
+
+async def leave_table(fake: LoopbackDiscord, user: User, channel: Channel, game: str) -> Message:
+    """``/<game> leave`` during a game, and its confirmation; the person's reply."""
+    asked = (await fake.slash(user, f"{game} leave", channel=channel)).message
+    return await confirm(fake, user, asked, "Leave")
+
+
+async def kick_player(
+    fake: LoopbackDiscord, user: User, channel: Channel, game: str, player: User
+) -> Message:
+    """``/<game> kick``, and its confirmation; the reply, which says what happened."""
+    options = {"player": player.id}
+    asked = (await fake.slash(user, f"{game} kick", channel=channel, options=options)).message
+    return await confirm(fake, user, asked, f"Remove {player.name}")

@@ -66,11 +66,7 @@ def _indices(hand: list[str], codes: list[str]) -> list[int]:
 def people_to_act(table: Table, people: dict[int, User]) -> list[User]:
     assert table.state is not None
     seats = sorted(table.spec.engine.to_act(table.state))
-    return [
-        people[table.seats[s].user_id or 0]
-        for s in seats
-        if not table.seats[s].is_ai and not table.seats[s].autopilot
-    ]
+    return [people[table.seats[s].user_id or 0] for s in seats if not table.moves_itself(s)]
 
 
 async def play_to_the_end(

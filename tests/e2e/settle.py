@@ -12,8 +12,8 @@ from bot.tables.table import Table
 async def settled(
     fake: LoopbackDiscord, table: Table, *, timeout: float = 30, quiet: float | None = None
 ) -> None:
-    """Wait until the loopback is quiet and no AI (or autopilot) seat of ``table`` is to move
-    (or the game is over)."""
+    """Wait until the loopback is quiet and no AI (or autopilot) seat of ``table`` is to move,
+    nor a person whose only move the table makes for them (or the game is over)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -24,7 +24,7 @@ async def settled(
         if table.record.status != "active" or table.state is None:
             return
         to_act = table.spec.engine.to_act(table.state)
-        if not to_act or any(not table.is_bot_seat(s) for s in to_act):
+        if not to_act or any(not table.moves_itself(s) for s in to_act):
             return
         if loop.time() > deadline:
             raise AssertionError(f"the AI of game {table.id} never moved")

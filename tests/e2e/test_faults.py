@@ -16,7 +16,7 @@ from bot.engines.qdice.ai import choose_action
 from bot.tables.driver import PAUSED, RESUMED
 from bot.tables.table import Table
 from bot.ui import SAVE_FAILED
-from tests.e2e.conftest import World, until
+from tests.e2e.conftest import World, cancel_table, until
 from tests.e2e.qdice_play import button, human_to_act, open_table
 
 
@@ -90,7 +90,7 @@ async def test_a_full_disk_pauses_an_ai_table_and_space_back_resumes_it(w: World
     assert stored is not None and stored.version == table.record.version
     w.errors.records.clear()  # the failed steps were logged as errors, as they should be
     if table.record.is_live:
-        await w.fake.slash(w.alice, "qdice cancel", channel=room)
+        await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def _move_while_locked(w: World, hold: float) -> tuple[Table, int, Callable[[], list[str]]]:
@@ -166,7 +166,7 @@ async def test_a_burst_of_200_my_hand_clicks_is_answered_in_time(w: World) -> No
         assert view is not None and view.ephemeral and view.visible_to(players[i % 3])
         assert f"game #{table.id}" in view.text()
     assert not w.fake.errors
-    await w.fake.slash(w.alice, "qpoker cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qpoker")
 
 
 # --- names and text people type ---------------------------------------------------------
@@ -183,7 +183,7 @@ async def test_a_display_name_with_a_link_is_shown_as_text(w: World) -> None:
     table = w.bot.tables.in_location(room.id)
     assert table is not None
     assert w.table_message(room).image() is not None
-    await w.fake.slash(sly, "qdice cancel", channel=room)
+    await cancel_table(w.fake, sly, room, "qdice")
     public = [m.text() for m in w.fake.messages(room, viewer=w.dave) if not m.ephemeral]
     assert public and any("win" in t for t in public)
     for text in public:
@@ -214,7 +214,7 @@ async def test_a_flavour_name_with_markdown_or_too_long_is_refused(w: World) -> 
         assert why in replies[-1] and len(replies[-1]) < 300, replies[-1]
     assert table.record.version == version
     assert table.state.names[0] is None  # type: ignore[attr-defined]
-    await w.fake.slash(w.alice, "fingers cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "fingers")
 
 
 # --- payloads Discord itself would not send ---------------------------------------------
@@ -271,7 +271,7 @@ async def test_a_control_the_message_does_not_carry_is_answered_at_once(w: World
         assert time.monotonic() - started < 1.0, custom_id
         assert result.message is not None and result.message.text() == UNKNOWN_CONTROL
         assert table.record.version == version, custom_id
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_a_move_from_a_version_the_table_has_not_reached_is_refused(w: World) -> None:
@@ -292,4 +292,4 @@ async def test_a_move_from_a_version_the_table_has_not_reached_is_refused(w: Wor
     assert "out of date" in replies[-1]
     assert table.record.version == version
     assert table.state.names[0] is None  # type: ignore[attr-defined]
-    await w.fake.slash(w.alice, "fingers cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "fingers")

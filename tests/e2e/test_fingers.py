@@ -7,10 +7,9 @@ import re
 import pytest
 
 from bot.sandbox.loopback import InteractionRefused
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, cancel_table
 from tests.e2e.fingers_play import (
     my_view,
-    name_flavour,
     open_table,
     pick,
     play_to_the_end,
@@ -49,16 +48,20 @@ async def test_first_ask_names_a_flavour_in_a_modal(w: World) -> None:
         await w.fake.submit_modal(w.bob, opened, {"Flavour name": "pickles"})
     version = table.record.version
     await w.fake.submit_modal(w.alice, opened, {"Flavour name": "  @everyone  "})
-    assert "can't contain formatting characters (`@`)" in _reply(w, room, w.alice).text()
+    refused = _reply(w, room, w.alice)
+    assert "can't contain formatting characters (`@`)" in refused.text()
     assert table.record.version == version and table.state.names[0] is None  # type: ignore[attr-defined]
-
-    await name_flavour(w.fake, w.alice, view, 1, "  juniper   berries ")
+    # The refusal keeps the ask (bob, a new flavour): a new name is typed straight from it.
+    again = await w.fake.click(w.alice, refused, label="Type another flavour name")
+    assert again.modal is not None and again.modal.title == "Name a new flavour"
+    await w.fake.submit_modal(w.alice, again, {"Flavour name": "  juniper   berries "})
     await w.fake.wait_idle()
     state = table.state
     assert state.names[0] == "juniper berries"  # type: ignore[attr-defined]
     assert state.phase == "answer" and state.asked == 1  # type: ignore[attr-defined]
     assert "juniper berries" in message.refresh().text()
-    assert "bob" in view.refresh().text()  # alice's view was updated in place: waiting for bob
+    # the refusal she answered from became her view, updated in place: waiting for bob
+    assert "Waiting for **bob**" in refused.refresh().text() and not refused.buttons
 
     await my_view(w.fake, w.carol, message)  # carol can't answer for bob
     with pytest.raises(AssertionError):
@@ -74,7 +77,17 @@ async def test_first_ask_names_a_flavour_in_a_modal(w: World) -> None:
     values = {o["value"] for s in bobs.selects for o in s.options}
     assert "ask:0:0" not in values and "ask:2:0" not in values  # bob holds no juniper
     assert values == {"?new:0", "?new:2"}
-    await w.fake.slash(w.alice, "fingers cancel", channel=room)
+    # A name the game itself refuses (taken, whatever its case) keeps the ask as well.
+    opened = await pick(w.fake, w.bob, bobs, "?new:2")
+    await w.fake.submit_modal(w.bob, opened, {"Flavour name": "Juniper Berries"})
+    refused = _reply(w, room, w.bob)
+    assert "juniper berries" in refused.text().lower() and table.state.names[1] is None  # type: ignore[attr-defined]
+    again = await w.fake.click(w.bob, refused, label="Type another flavour name")
+    await w.fake.submit_modal(w.bob, again, {"Flavour name": "quokkas"})
+    await w.fake.wait_idle()
+    state = table.state
+    assert state.names[1] == "quokkas" and state.asked == 2  # type: ignore[attr-defined]
+    await cancel_table(w.fake, w.alice, room, "fingers")
 
 
 async def test_outsider_cannot_open_the_naming_modal(w: World) -> None:
@@ -84,7 +97,7 @@ async def test_outsider_cannot_open_the_naming_modal(w: World) -> None:
     await w.fake.click(w.dave, message, label="My hand")
     assert "not playing" in _reply(w, room, w.dave).text()
     assert view.selects
-    await w.fake.slash(w.alice, "fingers cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "fingers")
 
 
 async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> None:
@@ -102,7 +115,7 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     assert labels == ["Rematch", "Show hands", "Replay"]
     outcome = table.spec.engine.outcome(table.state)
     # the standings count books and put more books higher after the winner
-    lines = re.findall(r"^(\d+)\. (.+): (\d+) books?$", final.text(), re.M)
+    lines = re.findall(r"^\*\*(\d+)(?:st|nd|rd|th)=?\*\* (.+): (\d+) books?$", final.text(), re.M)
     assert len(lines) == len(table.seats)
     books = {name: int(n) for _, name, n in lines}
     state = table.state

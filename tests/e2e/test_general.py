@@ -16,6 +16,10 @@ async def test_help_lists_games_only_to_the_asker(w: World) -> None:
     message = result.message
     assert message is not None and message.ephemeral
     assert "/qdice" in message.text() and "Quantum dice" in message.text()
+    # who may cancel or remove players, and that it takes a second click
+    assert "Who may cancel a table or remove a player" in message.text()
+    assert "**Manage Server** permission, at any table" in message.text()
+    assert "`/<game> kick`" in message.text() and "second click" in message.text()
     assert message.visible_to(w.alice) and not message.visible_to(w.bob)
     assert all(m.id != message.id for m in w.fake.messages(room, viewer=w.bob))
 

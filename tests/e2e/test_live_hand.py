@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import ui
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, cancel_table
 from tests.e2e.flume_play import open_hand, open_table, play_to_the_end
 
 
@@ -37,7 +37,7 @@ async def test_the_private_view_is_edited_as_the_table_moves(w: World) -> None:
     assert len(private_replies(w, room, w.alice)) == 1
     assert len(private_replies(w, room, w.bob)) >= 1  # bob's own, never alice's
     assert all(not m.visible_to(w.alice) for m in private_replies(w, room, w.bob))
-    await w.fake.slash(w.alice, "flume cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flume")
     await w.fake.wait_idle()
     assert "cancelled" in view.refresh().text()  # the open view says the game ended
 
@@ -65,7 +65,7 @@ async def test_an_expired_token_gives_way_to_a_fresh_reply(
     fresh = await open_hand(w.fake, w.alice, message)  # the next click opens a fresh one
     assert fresh.id != view.id
     assert len([m for m in private_replies(w, room, w.alice) if m.id == view.id]) == 1
-    await w.fake.slash(w.alice, "flume cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "flume")
 
 
 async def test_a_whole_flume_game_needs_one_private_reply_per_person(w: World) -> None:

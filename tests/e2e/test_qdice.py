@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from bot.sandbox.loopback import InteractionRefused
-from tests.e2e.conftest import World, until
+from tests.e2e.conftest import World, cancel_table, kick_player, leave_table, until
 from tests.e2e.qdice_play import (
     button,
     click_action,
@@ -16,6 +13,7 @@ from tests.e2e.qdice_play import (
     play_human_turn,
     play_to_the_end,
 )
+from tests.e2e.seeding import open_seeded
 
 
 def _reply(w: World, channel, user):  # type: ignore[no-untyped-def]
@@ -62,7 +60,7 @@ async def test_lobby_host_rules_and_one_game_per_channel(w: World) -> None:
     labels = {b.custom_id.rsplit(":", 1)[1]: b.label for b in table.buttons}
     assert [labels[f"t{i}"] for i in range(6)] == [f"{d.value} · {d.colour}" for d in dice]
     assert {d.colour for d in dice} == {"A", "B"}
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_outsiders_and_out_of_turn_clicks_change_nothing(w: World) -> None:
@@ -80,13 +78,55 @@ async def test_outsiders_and_out_of_turn_clicks_change_nothing(w: World) -> None
     assert "not your move" in _reply(w, room, waiting).text()
     assert table.record.version == version
 
-    cancel = await w.fake.slash(w.bob, "qdice cancel", channel=room)
+    cancel = await w.fake.slash(w.bob, "qdice cancel", channel=room)  # refused before asking
     assert "Only the host" in cancel.message.text() and table.record.status == "active"
+    assert not cancel.message.buttons
     kick = await w.fake.slash(w.dave, "qdice kick", channel=room, options={"player": w.bob.id})
     assert "Only the host" in kick.message.text() and table.seat_of(w.bob.id) == 1
-    done = await w.fake.slash(w.admin, "qdice cancel", channel=room)  # Manage Server may
-    assert "cancelled" in done.message.text() and table.record.status == "cancelled"
+    done = await cancel_table(w.fake, w.admin, room, "qdice")  # Manage Server may
+    assert "cancelled" in done.text() and table.record.status == "cancelled"
     assert not message.refresh().buttons
+
+
+async def test_cancelling_and_removing_a_player_ask_first_and_say_who_may(w: World) -> None:
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob, w.carol])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.record.status == "active"
+    # A server manager at someone else's table: one command asks, and says why they may.
+    asked = (await w.fake.slash(w.admin, "qdice cancel", channel=room)).message
+    assert asked.ephemeral and not asked.visible_to(w.alice)
+    assert "Manage Server lets you" in asked.text() and table.record.status == "active"
+    assert [b.label for b in asked.buttons] == ["Cancel the game", "Keep playing"]
+    await w.fake.click(w.admin, asked, label="Keep playing")
+    assert "Nothing changed" in asked.refresh().text() and table.record.status == "active"
+    # Removing a player asks too; the host's second click removes them, said in public.
+    kick = (
+        await w.fake.slash(w.admin, "qdice kick", channel=room, options={"player": w.carol.id})
+    ).message
+    assert kick.ephemeral and "can't take it back" in kick.text()
+    assert table.seat_of(w.carol.id) == 2  # nothing happened yet
+    await w.fake.click(w.admin, kick, label="Remove carol")
+    await w.fake.wait_idle()
+    assert table.seat_of(w.carol.id) is None and table.seats[2].is_ai
+    said = [m.text() for m in w.fake.messages(room, viewer=w.dave) if not m.ephemeral]
+    assert any("carol was removed by admin" in t for t in said)
+    assert "carol was removed by admin" in message.refresh().text()
+    # /qdice leave asks, as the Leave button does.
+    leave = (await w.fake.slash(w.bob, "qdice leave", channel=room)).message
+    assert leave.ephemeral and "Leave game #" in leave.text() and table.seat_of(w.bob.id) == 1
+    await w.fake.click(w.bob, leave, label="Stay")
+    assert table.seat_of(w.bob.id) == 1
+    # The lobby's Cancel button asks as well.
+    other = w.channel()
+    lobby = (await w.fake.slash(w.carol, "qdice start", channel=other)).message
+    await w.fake.click(w.carol, lobby, label="Cancel")
+    question = [m for m in w.fake.messages(other, viewer=w.carol) if m.ephemeral][-1]
+    assert "Cancel the lobby" in question.text()
+    assert w.bot.tables.in_location(other.id) is not None  # still open
+    await w.fake.click(w.carol, question, label="Cancel the lobby")
+    assert w.bot.tables.in_location(other.id) is None
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_two_simultaneous_clicks_apply_once(w: World) -> None:
@@ -105,21 +145,37 @@ async def test_two_simultaneous_clicks_apply_once(w: World) -> None:
     assert table.record.version == version + 1
     assert table.state.selected == [2]  # type: ignore[attr-defined]
     assert "out of date" in _reply(w, room, mover).text()
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
-async def test_my_view_is_only_for_its_owner(w: World) -> None:
+async def test_my_view_says_nothing_is_secret_and_gives_what_is_mine(w: World) -> None:
+    # Seed 5: alice opens with 1 5 1 4 2 1.
     room = w.channel()
-    message = await open_table(w.fake, room, w.alice, [w.bob])
-    result = await w.fake.click(w.alice, message, label="My hand")
-    view = result.message
+    message = await open_seeded(w.fake, w.bot.tables, room, "qdice", w.alice, [w.bob], seed=5)
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.state is not None
+    assert [d.value for d in table.state.dice] == [1, 5, 1, 4, 2, 1]  # type: ignore[attr-defined]
+    await click_action(w.fake, w.alice, message, "t1")  # the 5: 50
+    await w.fake.wait_idle()
+    view = (await w.fake.click(w.alice, message, label="My hand")).message
     assert view.ephemeral and view.visible_to(w.alice) and not view.visible_to(w.bob)
-    assert "Your score" in view.text()
-    with pytest.raises(InteractionRefused):
-        await w.fake.click(w.bob, view, label="Roll")
+    text = view.text()
+    assert "Nothing in Quantum dice is secret" in text and "Your score" in text
+    assert "your first bank needs 1,000 in one turn, and this turn has 50" in text
+    assert "10,000 more to reach 10,000." in text and "1st= of 2" in text
+    assert not view.buttons  # the dice and their buttons are on the table, not repeated here
+    for die in ("t0", "t2", "t5"):  # three 1s: 1,000
+        await click_action(w.fake, w.alice, message, die)
+    await w.fake.wait_idle()
+    assert "+1,050, for a score of 1,050." in view.refresh().text()  # kept up to date
+    bobs = (await w.fake.click(w.bob, message, label="My hand")).message
+    assert "Waiting for **alice**" in bobs.text() and "If you bank now" not in bobs.text()
+    await click_action(w.fake, w.alice, message, "bank")
+    await w.fake.wait_idle()
+    assert "2nd of 2, 1,050 behind the lead" in bobs.refresh().text()
     await w.fake.click(w.dave, message, label="My hand")
     assert "not playing" in _reply(w, room, w.dave).text()
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> None:
@@ -156,7 +212,7 @@ async def test_game_in_a_new_thread(w: World) -> None:
     await w.fake.click(w.bob, lobby, label="Join")
     assert w.bot.tables.in_location(thread.id) is not None
     assert w.bot.tables.in_location(room.id) is None  # the channel itself stays free
-    await w.fake.slash(w.alice, "qdice cancel", channel=thread)
+    await cancel_table(w.fake, w.alice, thread, "qdice")
 
 
 async def test_deleted_table_message_is_posted_again(w: World) -> None:
@@ -172,7 +228,7 @@ async def test_deleted_table_message_is_posted_again(w: World) -> None:
     assert seat is not None
     w.fake.rest.delete(message)  # a moderator deletes the table
     with w.fake.expect_errors("10008"):  # the bot's edit finds it gone, then posts anew
-        await w.fake.slash(gone, "qdice leave", channel=room)  # any change refreshes
+        await leave_table(w.fake, gone, room, "qdice")  # any change refreshes
         await until(lambda: table.record.message_id != message.id)
         await w.fake.wait_idle()
     assert table.record.message_id != message.id
@@ -228,7 +284,7 @@ async def test_an_unscoring_selection_says_why_on_the_table(w: World) -> None:
     assert "selection does not score" in text
     assert f"Those dice don't score: a single {value} scores only in three of a kind" in text
     assert button(message, "roll").disabled
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_a_kick_posts_one_public_message(w: World) -> None:
@@ -251,11 +307,11 @@ async def test_a_kick_posts_one_public_message(w: World) -> None:
         ]
 
     before = public()
-    kick = await w.fake.slash(w.alice, "qdice kick", channel=room, options={"player": gone.id})
+    kick = await kick_player(w.fake, w.alice, room, "qdice", gone)
     await w.fake.wait_idle()
     new = [line for line in public() if line not in before]
     assert len(new) == 1, new
-    assert not kick.message.ephemeral and kick.message.id == int(new[0].split(":")[0])
     assert f"{gone.name} was removed by alice; an AI plays their seat now." in new[0]
+    assert kick.ephemeral and f"{gone.name} was removed" in kick.text()  # the host's own word
     assert table.seats[seat].is_ai and f"{gone.name} was removed" in message.refresh().text()
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.sandbox.loopback import Channel, InteractionRefused, Message, User
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, cancel_table
 from tests.e2e.qdice_play import human_to_act
 from tests.e2e.qpoker_play import (
     CARD_MENU,
@@ -30,7 +30,7 @@ async def test_lobby_options_and_rules_page(w: World) -> None:
     lobby = (await w.fake.slash(w.alice, "qpoker start", channel=room, options=options)).message
     assert "12 chips each, 2 rounds, one card per player a round" in lobby.text()
     assert "no early measurement" in lobby.text()
-    await w.fake.slash(w.alice, "qpoker cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qpoker")
     rules = await w.fake.slash(w.bob, "rules", channel=room, options={"game": "qpoker"})
     assert rules.message.ephemeral and "QuantumPoker" in rules.message.text()
     assert "SWAP" in rules.message.text() and "superposition" in rules.message.text()
@@ -67,7 +67,7 @@ async def test_private_menus_are_only_for_their_owner_and_turn(w: World) -> None
     assert len(panel.refresh().selects) >= 2 and table.record.version == version + 1
     await w.fake.click(mover, panel.refresh(), label="Start over")
     assert table.state.pending is None  # type: ignore[attr-defined]
-    await w.fake.slash(w.alice, "qpoker cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qpoker")
 
 
 async def test_whole_match_through_the_menus_with_an_ai_seat(w: World) -> None:

@@ -9,7 +9,16 @@ from pathlib import Path
 from bot.sandbox.loopback import Channel, LoopbackDiscord, Message, User
 from bot.sandbox.loopback.testing import stop_bot
 from bot.tables.table import Table
-from tests.e2e.conftest import SPEC, World, start_bot, until
+from tests.e2e.conftest import (
+    SPEC,
+    World,
+    cancel_table,
+    confirm,
+    kick_player,
+    leave_table,
+    start_bot,
+    until,
+)
 from tests.e2e.qdice_play import human_to_act, open_table, play_human_turn, play_to_the_end
 from tests.e2e.settle import settled
 
@@ -84,17 +93,17 @@ async def test_leave_then_take_the_seat_back_and_play_it(w: World) -> None:
     await play_human_turn(w.fake, w.bot.tables, table, message, w.bob)
     moves = await w.bot.db.moves_by_seat(table.id)
     assert moves[1][0] > 0 and moves[1][1] == covered
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_only_the_person_who_left_takes_a_seat_back(w: World) -> None:
     room = w.channel()
     message = await open_table(w.fake, room, w.alice, [w.bob, w.carol])
     table = _table(w, room)
-    kicked = await w.fake.slash(w.alice, "qdice kick", channel=room, options={"player": w.carol.id})
-    assert "removed" in kicked.message.text()
-    await w.fake.slash(w.bob, "qdice leave", channel=room)
-    assert TAKE_BACK in _reply(w.fake, room, w.bob).text()
+    kicked = await kick_player(w.fake, w.alice, room, "qdice", w.carol)
+    assert "removed" in kicked.text()
+    left = await leave_table(w.fake, w.bob, room, "qdice")
+    assert TAKE_BACK in left.text()
     await w.fake.wait_idle()
     await w.fake.click(w.dave, message, label=TAKE_BACK)
     assert "no seat of yours" in _reply(w.fake, room, w.dave).text()
@@ -108,7 +117,7 @@ async def test_only_the_person_who_left_takes_a_seat_back(w: World) -> None:
     back = await w.fake.slash(w.bob, "qdice rejoin", channel=room)  # the command works too
     assert back.message.ephemeral and "Your score" in back.message.text()
     assert table.seat_of(w.bob.id) == 1 and table.seats[2].is_ai
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_the_timeout_message_says_how_to_take_the_seat_back(w: World) -> None:
@@ -144,7 +153,7 @@ async def test_the_timeout_message_says_how_to_take_the_seat_back(w: World) -> N
     await play_human_turn(w.fake, w.bot.tables, table, lobby, person)
     actions = await w.bot.db.actions(table.id)
     assert any(a.user_id == w.alice.id for a in actions)  # her first turn was the AI's
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_rematch_opens_one_lobby_with_the_same_seats_and_is_played(w: World) -> None:
@@ -168,6 +177,7 @@ async def test_rematch_opens_one_lobby_with_the_same_seats_and_is_played(w: Worl
     await w.fake.click(w.alice, final, label="Rematch")
     assert "already running here" in _reply(w.fake, room, w.alice).text()
     await w.fake.click(w.carol, busy, label="Cancel")
+    await confirm(w.fake, w.carol, _reply(w.fake, room, w.carol), "Cancel the lobby")
     assert _lobbies(w.fake, room, w.dave) == []
 
     # Both press Rematch at once: one lobby, and the other is pointed to it.
@@ -212,7 +222,7 @@ async def test_seats_and_rematches_survive_restarts(tmp_path: Path) -> None:
 
         bot, task = await start_bot(fake, db_path)
         message = await open_table(fake, room, alice, [bob], ai=1, options={"target": 1000})
-        await fake.slash(bob, "qdice leave", channel=room)
+        await leave_table(fake, bob, room, "qdice")
         await fake.wait_idle()
         await stop_bot(bot, task)  # type: ignore[arg-type]
 

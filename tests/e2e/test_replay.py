@@ -179,6 +179,9 @@ async def test_show_hands_history_and_replay_of_a_finished_game(w: World, game: 
     deal = hands_step(table, played)
     assert f"Step {deal:,} of {len(played.states) - 1:,}" in shown.text()
     check_hands_shown(table, played.states[deal], shown.text())
+    if table.spec.engine.deal_of(played.final) is not None:  # opens on the deal it shows
+        assert "as it was dealt** (the last of the game)" in shown.text()
+        assert "'s move" not in shown.text()
     assert shown.image().size == (960, 600)
 
     # /history lists it; its menu opens the replay at the start.

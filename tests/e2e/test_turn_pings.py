@@ -3,7 +3,7 @@ move, taken away when they act, and not sent to someone who turned them off."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World, until
+from tests.e2e.conftest import World, cancel_table, until
 from tests.e2e.qdice_play import human_to_act, open_table, play_human_turn
 
 
@@ -36,7 +36,7 @@ async def test_a_turn_message_comes_when_others_have_moved_and_goes_when_you_act
     await play_human_turn(w.fake, w.bot.tables, table, message, other)
     await w.fake.wait_idle()
     assert w.fake.get_message(ping.id).deleted  # taken away once they acted
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")
 
 
 async def test_no_turn_messages_for_someone_who_turned_them_off(w: World) -> None:
@@ -56,4 +56,4 @@ async def test_no_turn_messages_for_someone_who_turned_them_off(w: World) -> Non
     shown = await w.fake.slash(w.bob, "settings", channel=room)
     assert "**off**" in shown.message.text()
     await w.fake.slash(w.bob, "settings", channel=room, options={"turn_pings": True})
-    await w.fake.slash(w.alice, "qdice cancel", channel=room)
+    await cancel_table(w.fake, w.alice, room, "qdice")

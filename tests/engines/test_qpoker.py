@@ -523,7 +523,11 @@ def test_chips_left_in_the_pot_go_to_the_match_winner() -> None:
     assert state.chips == [16, 15, 13] and sum(state.chips) == total
     pot = next(e for e in events if e.kind == "pot")
     assert pot.data["gains"] == {0: 1} and "{p0}" in pot.text
-    assert ENGINE.outcome(state).winners == [0]
+    # The match winners are decided before the pot is shared: the odd chip breaks no tie.
+    outcome = ENGINE.outcome(state)
+    assert outcome.winners == [0, 1] and outcome.ranks == [0, 0, 1]
+    assert "share the win" in outcome.summary and "doesn't break" in pot.text
+    assert ENGINE.observe(state, None).winners == [0, 1]
     # the same with seat 1 starting the round: seat 1 gets the odd chip
     state = make_state(
         ["1 1 1 0", "1 1 1 1", "1 0 0 0"], chips=[10, 10, 10], carry=2, rounds=1, current=1

@@ -74,7 +74,20 @@ def pick_move(state: QPokerState, kind: str, rng: random.Random) -> list[str]:
     return [move]
 
 
-def play_one(match: int) -> None:
+def check_winners(state: QPokerState, events: list[Event]) -> None:
+    """The match winners are the players with the most chips before the last pot was shared
+    out (RULINGS, Payout): all of them rank first, whoever its odd chip went to."""
+    gains = next((e.data["gains"] for e in events if e.kind == "pot"), {})
+    before = [c - gains.get(s, 0) for s, c in enumerate(state.chips)]
+    top = [s for s, c in enumerate(before) if c == max(before)]
+    outcome = ENGINE.outcome(state)
+    assert outcome.winners == top, (before, state.chips, outcome.winners)
+    assert [outcome.ranks[s] for s in top] == [0] * len(top)
+    assert all(outcome.ranks[s] > 0 for s in range(state.n_players) if s not in top)
+    assert ENGINE.observe(state, None).winners == top
+
+
+def play_one(match: int) -> QPokerState:
     rng = random.Random(match)
     n = rng.randint(2, 5)
     config = QPokerConfig(
@@ -108,14 +121,27 @@ def play_one(match: int) -> None:
         raise AssertionError(f"match {match} did not end")
     outcome = ENGINE.outcome(state)
     assert outcome.scores == [float(c) for c in state.chips]
+    check_winners(state, events)
     assert state.round <= config.rounds
     assert [e.kind for e in events].count("game_over") == 1 and events[-1].kind == "game_over"
     for event in events:
         event.render([f"P{i}" for i in range(n)])  # every placeholder resolves
     again = ENGINE.load_state(ENGINE.dump_state(state))
     assert again == state
+    return state
 
 
 def test_hundreds_of_seeded_matches_conserve_chips_and_hide_values() -> None:
     for match in range(MATCHES):
         play_one(match)
+
+
+def test_an_odd_chip_left_in_the_pot_never_breaks_a_tie_for_the_match() -> None:
+    # Seeded match 15 (3 players, 4 chips, 1 round): seats 1 and 2 end the round level on 4
+    # chips with 1 chip left in the pot; it goes to seat 1, the first of them from the
+    # dealer's left, and both still win the match.
+    state = play_one(15)
+    assert state.chips == [3, 5, 4]
+    outcome = ENGINE.outcome(state)
+    assert outcome.winners == [1, 2] and outcome.ranks == [1, 0, 0]
+    assert "share the win" in outcome.summary

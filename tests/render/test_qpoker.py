@@ -9,10 +9,12 @@ from PIL import Image, ImageChops
 
 from bot.engines.qpoker.ai import choose_action
 from bot.engines.qpoker.engine import QPokerConfig, QPokerEngine, QPokerObservation
+from bot.render.common import PALETTE
 from bot.render.qpoker import (
     BACK,
     FACE,
     LEGEND_H,
+    ROWS_TOP,
     SEATS,
     SIZE,
     SUPER,
@@ -20,8 +22,10 @@ from bot.render.qpoker import (
     qubit_box,
     render_qpoker,
     render_qpoker_png,
+    row_height,
 )
 from tests.engines.test_qpoker import make_state
+from tests.engines.test_qpoker_selfplay import play_one
 
 ENGINE = QPokerEngine()
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve"]
@@ -122,3 +126,18 @@ def test_a_finished_matchs_picture_turns_every_card() -> None:
         assert not differs(public, revealed, qubit_box(seat, index, 2))
     legend = (SEATS[0], SEATS[3] - LEGEND_H - 8, SEATS[2], SEATS[3])
     assert differs(public, revealed, legend)  # "face down, revealed"
+
+
+def test_players_level_before_the_last_pot_are_all_drawn_as_winners() -> None:
+    # Seeded match 15: seats 1 and 2 are level on chips before the last pot's odd chip goes
+    # to seat 1; the picture shows both in first place (gold rows), seat 0 not.
+    state = play_one(15)
+    assert state.chips == [3, 5, 4]
+    image = render_qpoker(ENGINE.observe(state, None), NAMES[:3])
+    h = row_height(3)
+
+    def row_fill(seat: int) -> object:
+        return image.getpixel((SEATS[2] - 30, ROWS_TOP + seat * h + h // 2))
+
+    assert close(row_fill(1), PALETTE.win_row) and close(row_fill(2), PALETTE.win_row)
+    assert not close(row_fill(0), PALETTE.win_row)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.cogs.stats import _points
 from bot.engines.flume.engine import FlumeConfig, FlumeEngine
-from bot.engines.flux.engine import FluxConfig
+from bot.engines.flux.engine import FluxConfig, FluxEngine
 from bot.engines.qpoker.engine import QPokerConfig
 from bot.games.flume import FlumeUI
 from bot.games.flux import FluxUI
@@ -35,3 +35,19 @@ def test_leaderboard_points() -> None:
         "12,400 points",
         "2.5 points",
     ]
+
+
+def test_a_lone_play_on_is_not_asked_for() -> None:
+    engine, ui = FluxEngine(), FluxUI()
+    state = engine.new_game(engine.parse_config({}), 2, 1)  # neither hand at the target
+    obs = engine.observe(state, 0)
+    legal = engine.legal_actions(state, 0)
+    assert legal == ["pass"] and ui.forced_move(obs, legal) == "pass"
+    panel = ui.private_panel(obs, legal, ["a", "b"])
+    assert "plays on for you" in panel.description and not panel.controls
+    state = engine.new_game(engine.parse_config({}), 2, 100)  # seat 0's hand is at the target
+    obs = engine.observe(state, 0)
+    legal = engine.legal_actions(state, 0)
+    assert ui.forced_move(obs, legal) is None
+    labels = [c.label for c in ui.private_panel(obs, legal, ["a", "b"]).controls]
+    assert labels == ["Claim original hand", "Play on"]

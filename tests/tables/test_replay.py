@@ -99,8 +99,15 @@ async def test_show_hands_opens_the_last_deal_with_every_hand(db: Database) -> N
         engine.deal_of(dealt) == engine.deal_of(final) > engine.deal_of(replay.state_at(deal - 1))
     )
     panel = await replays.hands(game_id, GUILD)
-    assert "last deal as it was dealt" in panel.description
-    assert f"**Step {deal} of {replay.last}**" in panel.description
+    assert "every card of the last deal, face up" in panel.description
+    # It opens on the deal, named as the table names it: not on the move that led to it
+    # (the end of the hand before), whose lines would sit above the new deal.
+    hand = final.hand_no  # type: ignore[attr-defined]
+    assert f"**Hand {hand}, as it was dealt** (the last of the game) · Step {deal} of " in (
+        panel.description
+    )
+    assert "'s move" not in panel.description
+    assert not any(line in panel.description for line in replay.steps[deal].lines)
     (hands,) = panel.fields
     for seat, hand in enumerate(dealt.hands):  # type: ignore[attr-defined]
         assert hand and f"**P{seat}**: " in hands.value
@@ -121,6 +128,25 @@ async def test_show_hands_opens_the_last_deal_with_every_hand(db: Database) -> N
     mover = replay.steps[replay.last].seat
     assert mover is not None and f"**P{mover}**'s move" in end.description
     assert len({c.custom_id for c in end.controls}) == len(end.controls)  # ids never clash
+
+
+@pytest.mark.parametrize(("game", "n", "options", "heading"), [
+    ("qpoker", 3, {"rounds": 2}, "Round 2 of 2, as it was dealt"),
+    ("flume", 4, {"target": 5}, "Hand {}, as it was dealt"),
+])  # fmt: skip
+async def test_show_hands_names_the_deal_it_shows(
+    db: Database, game: str, n: int, options: dict[str, Any], heading: str
+) -> None:
+    game_id, _, final = await store(db, game, n, 3, options=options)
+    replays = Replays(db, GAMES)
+    replay = await replays.open(game_id, GUILD)
+    panel = await replays.hands(game_id, GUILD)
+    heading = heading.format(getattr(final, "hand_no", None))
+    assert f"**{heading}**" in panel.description, panel.description
+    assert replay.hands_step() > 0 and "'s move" not in panel.description
+    assert not any(line in panel.description for line in replay.steps[replay.hands_step()].lines)
+    step = await replays.step(game_id, replay.hands_step(), GUILD)  # the same step, replayed
+    assert "'s move" in step.description and heading not in step.description
 
 
 async def test_a_move_an_ai_made_for_a_person_says_so(db: Database) -> None:
@@ -168,6 +194,27 @@ async def test_refusals_say_why(db: Database) -> None:
     with pytest.raises(ReplayUnavailable, match="no longer kept") as refused:
         await replays.open(pruned, GUILD)
     assert isinstance(refused.value, GameError)  # a sentence the person reads
+
+
+async def test_a_game_saved_before_its_state_kept_a_new_field_still_replays(db: Database) -> None:
+    # QuantumPoker's state learned to keep the match winners; a match saved before that
+    # replays to its end all the same (only what the stored copy holds is compared).
+    game_id, _, final = await store(db, "qpoker", 3, 4, options={"rounds": 1})
+    record = await db.load_game(game_id)
+    assert record is not None and record.state_json is not None
+    saved = json.loads(record.state_json)
+    assert saved["state"].pop("winners")
+    await db._run(
+        "UPDATE snapshots SET state_json = ? WHERE game_id = ?", (json.dumps(saved), game_id)
+    )
+    replay = await Replays(db, GAMES).open(game_id, GUILD)
+    assert replay.state_at(replay.last) == final
+    saved["state"]["chips"][0] += 1  # a value that differs still refuses it
+    await db._run(
+        "UPDATE snapshots SET state_json = ? WHERE game_id = ?", (json.dumps(saved), game_id)
+    )
+    with pytest.raises(ReplayUnavailable, match="rules have changed"):
+        await Replays(db, GAMES).open(game_id, GUILD)
 
 
 async def test_only_the_last_few_games_are_kept_and_a_build_is_shared(db: Database) -> None:

@@ -304,6 +304,9 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
     def deal_of(self, state: FlumeState) -> int:
         return state.deals
 
+    def deal_name(self, state: FlumeState) -> str:
+        return f"hand {state.hand_no}"
+
     def outcome(self, state: FlumeState) -> Outcome:
         """Final scores; the winners rank first even when a tie went to the bidding side."""
         if state.phase != "over":

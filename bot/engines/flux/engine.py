@@ -631,6 +631,9 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def deal_of(self, state: FluxState) -> int:
         return state.hand_no
 
+    def deal_name(self, state: FluxState) -> str:
+        return f"hand {state.hand_no}"
+
     # --- outcome ------------------------------------------------------------------------
 
     def _winner(self, state: FluxState) -> int | None:

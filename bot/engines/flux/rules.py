@@ -29,7 +29,7 @@ class Variant:
 VARIANTS: dict[str, Variant] = {
     v.key: v
     for v in (
-        Variant("1", "Third discard choice", "discard up to the number rolled, or keep your hand"),
+        Variant("1", "Discard up to the roll", "discard any number up to the roll, even none"),
         Variant("2", "Different dice", "a D20 sets the target and a D8 is the discard die"),
         Variant("3", "Maximum tricks", "a D12 caps the tricks in a hand; then it is settled"),
         Variant("4", "Valueless poker", "a jack, queen or king turned up makes poker worth 0"),
@@ -124,7 +124,7 @@ def parse_variants(text: str | Iterable[str]) -> list[str]:
         if key not in VARIANTS:
             raise ConfigError(
                 f"There is no Flux variant {item.strip()!r}. The variants are 1 to 22, 9a and "
-                "16d (see /rules flux)."
+                "16d (see `/rules game:Flux`)."
             )
         if key not in keys:
             keys.append(key)

@@ -20,8 +20,9 @@ Where the seed and rulings leave a gap, this engine decides (and the rules page 
 calling shows the caller's qubits (the seed: "call for a measurement, revealing their
 cards"); a Z that would double a bet when its owner has no chip left does nothing; tied
 winners each keep their own chips and split the chips on the others' 1s; chips still in the pot
-when the match ends go to the player(s) with the most chips; a new round reshuffles the whole
-Pauli deck, and the first turn moves one seat on each round.
+when the match ends go to the player(s) with the most chips, who are the match winners as the
+chips stood before that pot was shared out (an odd chip never breaks a tie); a new round
+reshuffles the whole Pauli deck, and the first turn moves one seat on each round.
 """
 
 from __future__ import annotations
@@ -158,6 +159,9 @@ class QPokerState(BaseModel):
     round_start: list[int] = Field(default_factory=list)  # stacks before this round's ante
     last_round: RoundResult | None = None
     over: bool = False
+    winners: list[int] = Field(default_factory=list)
+    """The match winners, decided on the chips before the last pot is shared out (set when
+    the match ends; empty in matches saved before it was kept)."""
     moves: int = 0  # cards taken and calls made so far (progress counter)
 
 
@@ -316,6 +320,9 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
     def deal_of(self, state: QPokerState) -> int:
         return state.round
 
+    def deal_name(self, state: QPokerState) -> str:
+        return f"round {state.round} of {state.config.rounds}"
+
     @staticmethod
     def _view(qubit: Qubit, own: bool) -> QubitView:
         known = not qubit.superposed and (own or qubit.shown)
@@ -327,15 +334,26 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         )
 
     def outcome(self, state: QPokerState) -> Outcome:
-        """Final stacks, most chips first (ties share a place)."""
+        """Final stacks. The match winners share first place even when the last pot's odd
+        chip left one of them a chip ahead; the others follow by chips (ties share a place)."""
         if not state.over:
             raise IllegalAction("The match is not over yet.")
-        result = Outcome.from_scores([float(c) for c in state.chips])
-        best = max(state.chips)
-        names = _and_list([f"{{p{w}}}" for w in result.winners])
-        verb = "wins" if len(result.winners) == 1 else "share the win"
-        summary = f"{names} {verb} with {plural(best, 'chip')}."
-        return result.model_copy(update={"summary": summary, "unit": "chip"})
+        scores = [float(c) for c in state.chips]
+        winners = list(state.winners) or Outcome.from_scores(scores).winners
+        rest = sorted({c for s, c in enumerate(state.chips) if s not in winners}, reverse=True)
+        ranks = [0 if s in winners else 1 + rest.index(c) for s, c in enumerate(state.chips)]
+        names = _and_list([f"{{p{w}}}" for w in winners])
+        stacks = sorted({state.chips[w] for w in winners})
+        if len(winners) == 1:
+            summary = f"{names} wins with {plural(stacks[0], 'chip')}."
+        elif len(stacks) == 1:
+            summary = f"{names} share the win with {plural(stacks[0], 'chip')} each."
+        else:
+            summary = (
+                f"{names} share the win: they were level before the last pot was shared out, "
+                "and its odd chip doesn't break the tie."
+            )
+        return Outcome(scores=scores, ranks=ranks, winners=winners, summary=summary, unit="chip")
 
     # Moves ---------------------------------------------------------------------------------
 
@@ -708,13 +726,14 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         tied winners in turn order from the dealer's left, i.e. from the last round's
         starter.
         """
-        pot, state.carry = state.carry, 0
-        if not pot:
-            return []
         best = max(state.chips)
         first = max(state.starter, 0)
         order = [(first + step) % state.n_players for step in range(state.n_players)]
         winners = [s for s in order if state.chips[s] == best]
+        state.winners = sorted(winners)  # decided before the pot is shared out
+        pot, state.carry = state.carry, 0
+        if not pot:
+            return []
         share, odd = divmod(pot, len(winners))
         gains = {s: share + (1 if i < odd else 0) for i, s in enumerate(winners)}
         gains = {s: g for s, g in gains.items() if g}
@@ -728,11 +747,13 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
             (seat,) = gains
             text = (
                 f"{lead} {{p{seat}}}, the first from the dealer's left of the players level on "
-                "the most chips."
+                "the most chips. The odd chip doesn't break their tie."
             )
         else:
             parts = [f"{{p{s}}} {plural(g, 'chip')}" for s, g in gains.items()]
             text = f"{lead} the players level on the most chips: {_and_list(parts)}."
+            if len(set(gains.values())) > 1 or len(gains) < len(winners):
+                text += " The odd chip doesn't break their tie."
         return [Event(kind="pot", text=text, data={"pot": pot, "gains": gains})]
 
     def _finish(self, state: QPokerState, why: str) -> list[Event]:
