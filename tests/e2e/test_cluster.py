@@ -26,34 +26,26 @@ from pathlib import Path
 import aiohttp
 import pytest_asyncio
 
-from bot.games import all_games
-from bot.sandbox.loopback import Guild, LoopbackDiscord, Message, User
+from bot.sandbox.loopback import Guild, LoopbackDiscord, User
 from bot.storage import Database
 from bot.storage.leases import LeaseStore
+from tests.support import hosted
 from tests.support.cluster_start import start_cluster
+from tests.support.hosted import (
+    GAMES,
+    TABLES,
+    Hosted,
+    open_table,
+    people_everywhere,
+    servers_on_every_shard,
+)
 from tests.support.processes import READY_LINE, STANDBY_LINE, BotProcess
-from tests.support.remote_play import load_table, play_one, replay_matches
+from tests.support.remote_play import play_one
 
 SHARDS = 4
 LEASE = 6.0
-TABLES = (  # (slash command, options, AI seats): short games, one person each
-    ("qdice", {"target": 1000}, 1),
-    ("flume", {"target": 5}, 3),
-    ("flux", {}, 2),
-    ("fingers", {"fingers": 3}, 2),
-    ("qpoker", {"rounds": 2}, 2),
-)
-GAMES = all_games()
 CLAIMED = re.compile(r"Standby over: took shard\(s\)")
 TAKEN_OVER = re.compile(r"Lost shard\(s\) [\d,]+: another process took the shard over")
-
-
-@dataclass
-class Hosted:
-    game_id: int
-    kind: str
-    guild: Guild
-    message: Message
 
 
 @dataclass
@@ -88,17 +80,8 @@ async def cluster(postgres, tmp_path: Path) -> AsyncIterator[Cluster]:  # type: 
     url = await postgres.create_database()
     fake = LoopbackDiscord(shards=SHARDS)
     await fake.start()
-    guilds: dict[int, Guild] = {}
-    while len(guilds) < SHARDS:  # a server on every shard (the shard is in the id's time bits)
-        guild = fake.add_guild(f"Server {len(fake.world.guilds) + 1}")
-        guilds.setdefault((guild.id >> 22) % SHARDS, guild)
-        time.sleep(0.001)  # noqa: ASYNC251 - ids a millisecond apart
-    people = {}
-    for name in ("alice", "bob", "carol", "dave", "erin"):
-        user = fake.add_user(name)
-        people[user.id] = user
-        for guild in fake.world.guilds.values():
-            fake.add_member(guild, user)
+    guilds = servers_on_every_shard(fake, SHARDS)
+    people = people_everywhere(fake, ("alice", "bob", "carol", "dave", "erin"))
     db = await Database.open(url)
     c = Cluster(fake, db, url, tmp_path, people, [guilds[s] for s in sorted(guilds)])
     try:
@@ -113,20 +96,11 @@ async def cluster(postgres, tmp_path: Path) -> AsyncIterator[Cluster]:  # type: 
 
 
 async def open_tables(c: Cluster) -> None:
+    """One table of each game, spread over the shards' servers; one person each."""
     hosts = list(c.people.values())
-    for i, (kind, options, ai) in enumerate(TABLES):
-        guild = c.guilds[i % SHARDS]
-        host = hosts[i % len(hosts)]
-        room = c.fake.add_channel(guild, f"{kind}-table")
-        lobby = (await c.fake.slash(host, f"{kind} start", channel=room, options=options)).message
-        assert lobby is not None and not lobby.ephemeral, lobby
-        for _ in range(ai):
-            await c.fake.click(host, lobby, label="Add AI")
-        await c.fake.click(host, lobby, label="Start")
-        (record,) = [
-            g for g in await c.db.active_games(guild_id=guild.id) if g.channel_id == room.id
-        ]
-        c.tables.append(Hosted(record.id, kind, guild, lobby.refresh()))
+    for i, (kind, _, _) in enumerate(TABLES):
+        guild, host = c.guilds[i % SHARDS], hosts[i % len(hosts)]
+        c.tables.append(await open_table(c.fake, c.db, guild, host, kind, f"{kind}-table"))
 
 
 async def play_round(c: Cluster) -> int:
@@ -138,12 +112,7 @@ async def play_round(c: Cluster) -> int:
 
 
 async def versions(c: Cluster) -> dict[int, int]:
-    out = {}
-    for table in c.tables:
-        record = await c.db.load_game(table.game_id)
-        assert record is not None
-        out[table.game_id] = record.version
-    return out
+    return await hosted.versions(c.db, c.tables)
 
 
 async def holders(c: Cluster) -> set[int]:
@@ -272,12 +241,10 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
     assert not live, f"games never finished: {[t.kind for t in live]}"
 
     # Every log is gap-free and replays to the stored state; nobody was put on autopilot.
+    await hosted.assert_logs_replay(c.db, c.tables)
     for table in c.tables:
-        stored = await load_table(c.db, GAMES, table.game_id)
-        log = await c.db.actions(table.game_id)
-        assert [a.version for a in log] == list(range(2, 2 + len(log))), table.kind
-        assert replay_matches(stored, [(a.seat, a.action) for a in log]), table.kind
-        assert stored.record.status == "finished", table.kind
+        stored = await c.db.load_game(table.game_id)
+        assert stored is not None and stored.status == "finished", table.kind
         assert not any(s.autopilot for s in stored.seats), (table.kind, stored.seats)
     c.fake.assert_no_errors()
     assert c.fake.gateway.rate_limited_identifies == 0  # IDENTIFYs booked across processes

@@ -8,7 +8,6 @@ rebuild its stored state exactly), and every leaderboard equals the sum of the f
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -16,34 +15,22 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from bot.games import all_games
-from bot.sandbox.loopback import Guild, LoopbackDiscord, Message, User
+from bot.sandbox.loopback import Guild, LoopbackDiscord, User
 from bot.storage import Database
+from tests.support import hosted
+from tests.support.hosted import (
+    GAMES,
+    TABLES,
+    Hosted,
+    open_table,
+    people_everywhere,
+    servers_on_every_shard,
+)
 from tests.support.processes import BotProcess
-from tests.support.remote_play import load_table, play_one, replay_matches
+from tests.support.remote_play import play_one
 
 SHARDS = 4
 SPLIT = {"low": "0,1", "high": "2,3"}
-TABLES = (  # (slash command, options, AI seats): short games, one person each
-    ("qdice", {"target": 1000}, 1),
-    ("flume", {"target": 5}, 3),
-    ("flux", {}, 2),
-    ("fingers", {"fingers": 3}, 2),
-    ("qpoker", {"rounds": 2}, 2),
-)
-GAMES = all_games()
-
-
-@dataclass
-class Hosted:
-    game_id: int
-    kind: str
-    guild: Guild
-    message: Message
-
-    @property
-    def shard(self) -> int:
-        return (self.guild.id >> 22) % SHARDS
 
 
 @dataclass
@@ -56,17 +43,7 @@ class Cluster:
     tables: list[Hosted] = field(default_factory=list)
 
     def owner(self, table: Hosted) -> str:
-        return "low" if table.shard in (0, 1) else "high"
-
-
-def servers_on_every_shard(fake: LoopbackDiscord) -> dict[int, Guild]:
-    """Servers until each shard has one (a server's shard is in its id's time bits)."""
-    found: dict[int, Guild] = {}
-    while len(found) < SHARDS:
-        guild = fake.add_guild(f"Server {len(fake.world.guilds) + 1}")
-        found.setdefault((guild.id >> 22) % SHARDS, guild)
-        time.sleep(0.001)
-    return found
+        return "low" if table.shard(SHARDS) in (0, 1) else "high"
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -74,13 +51,8 @@ async def cluster(postgres, tmp_path: Path) -> AsyncIterator[Cluster]:  # type: 
     url = await postgres.create_database()
     fake = LoopbackDiscord(shards=SHARDS)
     await fake.start()
-    guilds = servers_on_every_shard(fake)
-    people = {}
-    for name in ("alice", "bob", "carol", "dave", "erin"):
-        user = fake.add_user(name)
-        people[user.id] = user
-        for guild in fake.world.guilds.values():
-            fake.add_member(guild, user)
+    guilds = servers_on_every_shard(fake, SHARDS)
+    people = people_everywhere(fake, ("alice", "bob", "carol", "dave", "erin"))
     db = await Database.open(url)
     processes = {
         name: BotProcess(
@@ -111,19 +83,9 @@ async def open_tables(c: Cluster) -> None:
     """Five tables, one of each game, in a server on every shard; each has one person."""
     hosts = list(c.people.values())
     for shard, guild in sorted(c.guilds.items()):
-        for i, (kind, options, ai) in enumerate(TABLES):
+        for i, (kind, _, _) in enumerate(TABLES):
             host = hosts[(shard + i) % len(hosts)]
-            room = c.fake.add_channel(guild, f"{kind}-{shard}")
-            lobby = (
-                await c.fake.slash(host, f"{kind} start", channel=room, options=options)
-            ).message
-            assert lobby is not None and not lobby.ephemeral, lobby
-            for _ in range(ai):
-                await c.fake.click(host, lobby, label="Add AI")
-            await c.fake.click(host, lobby, label="Start")
-            stored = await c.db.active_games(guild_id=guild.id)
-            (record,) = [g for g in stored if g.channel_id == room.id]
-            c.tables.append(Hosted(record.id, kind, guild, lobby.refresh()))
+            c.tables.append(await open_table(c.fake, c.db, guild, host, kind, f"{kind}-{shard}"))
 
 
 async def play_round(c: Cluster, *, skip: str | None = None) -> int:
@@ -138,18 +100,13 @@ async def play_round(c: Cluster, *, skip: str | None = None) -> int:
 
 
 async def versions(c: Cluster) -> dict[int, int]:
-    out = {}
-    for table in c.tables:
-        record = await c.db.load_game(table.game_id)
-        assert record is not None
-        out[table.game_id] = record.version
-    return out
+    return await hosted.versions(c.db, c.tables)
 
 
 async def test_two_processes_survive_a_sigkill(cluster: Cluster) -> None:
     c = cluster
     await open_tables(c)
-    assert {t.shard for t in c.tables} == set(range(SHARDS))
+    assert {t.shard(SHARDS) for t in c.tables} == set(range(SHARDS))
     for _ in range(3):
         await play_round(c)
     before_kill = await versions(c)
@@ -190,16 +147,9 @@ async def test_two_processes_survive_a_sigkill(cluster: Cluster) -> None:
         if c.owner(table) == "low":
             assert after[table.game_id] >= killed_at[table.game_id]
 
-    # No move applied twice or lost: every log is gap-free and replays to the stored state.
-    finished: list[int] = []
-    for table in c.tables:
-        stored = await load_table(c.db, GAMES, table.game_id)
-        log = await c.db.actions(table.game_id)
-        assert [a.version for a in log] == list(range(2, 2 + len(log))), table
-        assert replay_matches(stored, [(a.seat, a.action) for a in log]), table
-        if stored.record.status == "finished":
-            finished.append(table.game_id)
-    assert finished, "no game finished"
+    await hosted.assert_logs_replay(c.db, c.tables)
+    done = await hosted.stored(c.db, c.tables)
+    assert any(r.status == "finished" for r in done.values()), "no game finished"
 
     # Every leaderboard equals the sum of its finished games.
     expected: dict[tuple[int, str, int], list[float]] = defaultdict(lambda: [0, 0, 0.0])
