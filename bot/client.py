@@ -82,6 +82,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         application id invites nobody)."""
         intents = discord.Intents.none()
         intents.guilds = True
+        # No voice here: discord.py's start-up notes about missing voice libraries are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
