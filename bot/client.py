@@ -94,6 +94,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         self.metrics = ops.Metrics()  # served on METRICS_PORT (see bot.ops)
+        # No voice here: discord.py's start-up notes about missing voice libraries are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -7,7 +7,10 @@ around it, and a bare ``https://`` address turns into a link by itself. So:
 * a person's display name is made *safe* once, where it enters the bot (:func:`safe_name`):
   shortened, markdown escaped, addresses defused. The stored seat name is that safe form,
   so every message and embed that shows it is safe without thinking about it; pictures
-  undo the escaping (:func:`unescape`), since they render no markdown;
+  undo the escaping (:func:`unescape`), since they render no markdown, and so do the
+  places of a message where Discord shows text as it is (embed footers and author lines,
+  button labels, select options, modal titles: :func:`plain_text`), which keep addresses
+  and mentions defused;
 * names people type for the game itself (a Fingers flavour) are *refused* when they carry
   markdown or an address (:func:`check_typed`), with a reply that says why.
 """
@@ -55,6 +58,19 @@ def unescape(text: str) -> str:
     """What :func:`safe_name` escaped, as people read it (for pictures, which draw no
     markdown)."""
     return _ESCAPED.sub(r"\1", text).replace(_DEFUSED_LINK, _LINK)
+
+
+_MENTION_START = re.compile(r"@(?=everyone|here)|<(?=[@#:/]|a:|t:)", re.IGNORECASE)
+
+
+def plain_text(text: str) -> str:
+    """Text holding safe names (:func:`safe_name`) for a place where Discord renders no
+    markdown (an embed's footer or author line, a button's label, a select option, a modal's
+    title): the backslashes of the escapes are gone, so ``**bold**`` reads as its person
+    wrote it, while an address stays defused and a mention (``@everyone``, ``<@id>``) is
+    broken by an invisible word joiner. Text without escapes passes unchanged."""
+    text = _ESCAPED.sub(r"\1", text)
+    return _MENTION_START.sub(lambda start: start[0] + "\u2060", text)
 
 
 def check_typed(text: str, what: str, *, limit: int) -> str:

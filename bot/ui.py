@@ -45,7 +45,7 @@ from bot.tables.views import (
     ModalSpec,
     Panel,
 )
-from bot.text import check_typed, safe_name
+from bot.text import check_typed, plain_text, safe_name
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -94,12 +94,12 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
     if control.is_select:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=cid,
-            placeholder=control.placeholder or control.label,
+            placeholder=plain_text(control.placeholder or control.label),
             options=[
                 discord.SelectOption(
-                    label=o.label,
+                    label=plain_text(o.label),
                     value=o.value,
-                    description=o.description,
+                    description=None if o.description is None else plain_text(o.description),
                     emoji=o.emoji,
                     default=o.default,
                 )
@@ -111,7 +111,7 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
         return select if control.custom_id else TableComponent(select)
     button: discord.ui.Button[Any] = discord.ui.Button(
         custom_id=cid,
-        label=control.label,
+        label=plain_text(control.label),
         style=STYLES[control.style],
         emoji=control.emoji,
         disabled=control.disabled,
@@ -121,14 +121,18 @@ def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[
 
 
 def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:
-    """Keyword arguments for send/edit: content, embed, attachments and view."""
+    """Keyword arguments for send/edit: content, embed, attachments and view.
+
+    Names in the panel are in their escaped form (:func:`bot.text.safe_name`); the footer,
+    like every button label and select option, shows text as it is (no markdown), so there
+    they are given back as written (:func:`bot.text.plain_text`)."""
     embed = discord.Embed(
         title=panel.title, description=panel.description or None, colour=panel.colour
     )
     for item in panel.fields:
         embed.add_field(name=item.name, value=item.value, inline=item.inline)
     if panel.footer:
-        embed.set_footer(text=panel.footer)
+        embed.set_footer(text=plain_text(panel.footer))
     files: list[discord.File] = []
     if panel.image_png is not None:
         files.append(discord.File(io.BytesIO(panel.image_png), filename=panel.image_name))
@@ -564,15 +568,17 @@ async def open_modal(
     """
     spec = modal_spec(table, interaction.user.id, action)
     modal = discord.ui.Modal(
-        title=spec.title[:45], custom_id=custom_id(table.id, version, action), timeout=None
+        title=plain_text(spec.title)[:45],
+        custom_id=custom_id(table.id, version, action),
+        timeout=None,
     )
     modal.add_item(
         discord.ui.TextInput(
-            label=spec.label[:45],
+            label=plain_text(spec.label)[:45],
             custom_id="text",
             min_length=spec.min_length,
             max_length=spec.max_length,
-            placeholder=spec.placeholder,
+            placeholder=None if spec.placeholder is None else plain_text(spec.placeholder),
         )
     )
     await interaction.response.send_modal(modal)

@@ -6,7 +6,7 @@ import pytest
 
 from bot.engines.base import GameError
 from bot.render.common import clean_text
-from bot.text import check_typed, plain, safe_name, unescape
+from bot.text import check_typed, plain, plain_text, safe_name, unescape
 
 SLY = [
     "[win](https://x.example)",
@@ -33,6 +33,14 @@ def test_safe_names_carry_no_live_markdown_and_read_back_exactly(name: str) -> N
         assert safe.count(char) == safe.count("\\" + char), (char, safe)
     assert unescape(safe) == name
     assert clean_text(safe) == clean_text(name)  # pictures show the name as typed
+
+
+@pytest.mark.parametrize("name", SLY)
+def test_plain_text_reads_as_written_with_mentions_and_addresses_still_defused(name: str) -> None:
+    shown = plain_text(f"To act: {safe_name(name)}")
+    assert shown.replace("\u2060", "") == f"To act: {name}"  # no backslashes left
+    assert "://" not in shown and "@everyone" not in shown and "<@" not in shown
+    assert plain_text(shown) == shown
 
 
 def test_plain_names_are_one_short_line() -> None:

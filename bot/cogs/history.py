@@ -22,7 +22,7 @@ from bot.cogs.options import OneOf
 from bot.engines.base import GameError, plural
 from bot.storage.models import PastGame
 from bot.tables.replay import REPLAY_ID, Replays
-from bot.text import unescape
+from bot.text import plain_text
 from bot.ui import message_parts, reply_error
 
 if TYPE_CHECKING:
@@ -74,10 +74,10 @@ def _entry(bot: QuantumTableBot, game: PastGame) -> str:
 def _option(bot: QuantumTableBot, game: PastGame) -> discord.SelectOption:
     spec = bot.games.get(game.game)
     title = spec.title if spec else game.game
-    winners = [unescape(name) for name in _winners(game)]
+    winners = [plain_text(name) for name in _winners(game)]
     won = f"{', '.join(winners)} won" if winners else "no winner"
     if game.replayable:
-        who = ", ".join(unescape(r.name) for r in game.results)
+        who = ", ".join(plain_text(r.name) for r in game.results)
         description = f"{_day(game.ended_at)} · {who}"
     else:
         description = f"{_day(game.ended_at)} · moves no longer kept: no replay"

@@ -7,16 +7,24 @@ or Cyrillic come out as written. What the font lacks (CJK, emoji) is folded or d
 :func:`clean_text`.
 
 Costly pieces (fonts, die sprites, glyph checks) are cached per process.
+
+Where text lands can be recorded (:func:`recording_text`): every :func:`draw_text` inside
+adds what it drew and its ink's box, so tests can check a layout (no text over other text,
+none off the picture) for the longest names. Nothing is kept while nobody records.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import functools
 import io
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -217,6 +225,117 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     return display_name(raw, f"Player {seat + 1}")
 
 
+# --------------------------------------------------------------------------- recording text
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One line of text a renderer drew: what it was asked to draw (cleaned), what it drew
+    (the same, or shortened with "…"), the box its ink fills in the picture, and how it was
+    placed (Pillow's anchor: "l", "m" or "r", then the vertical one) in which font."""
+
+    text: str
+    shown: str
+    box: tuple[int, int, int, int]
+    anchor: str = "la"
+    size: int = 0
+    bold: bool = False
+
+    @property
+    def cut(self) -> bool:
+        return self.shown != self.text
+
+
+@dataclass
+class TextLog:
+    """Where text was drawn, while recording (see :func:`recording_text`)."""
+
+    items: list[DrawnText] = field(default_factory=list)
+    origin: tuple[int, int] = (0, 0)
+    """Where the top left corner of what is drawn on now sits in the picture."""
+
+    def add(self, drawn: DrawnText) -> None:
+        ox, oy = self.origin
+        x0, y0, x1, y1 = drawn.box
+        box = (x0 + ox, y0 + oy, x1 + ox, y1 + oy)
+        self.items.append(dataclasses.replace(drawn, box=box))
+
+
+_TEXT_LOG: ContextVar[TextLog | None] = ContextVar("text_log", default=None)
+
+
+@contextlib.contextmanager
+def recording_text() -> Iterator[list[DrawnText]]:
+    """Within: every line of text drawn (by :func:`draw_text`) is added to the list given.
+
+    Pictures are drawn in full while recording: parts and backgrounds drawn before give the
+    text they drew along with their pixels (:func:`drawn_once`, :mod:`bot.render.parts`)."""
+    log = TextLog()
+    token = _TEXT_LOG.set(log)
+    try:
+        yield log.items
+    finally:
+        _TEXT_LOG.reset(token)
+
+
+def recording() -> bool:
+    """True inside :func:`recording_text`."""
+    return _TEXT_LOG.get() is not None
+
+
+@contextlib.contextmanager
+def text_origin(x: int, y: int) -> Iterator[None]:
+    """Within: text is drawn onto a piece whose top left corner sits at (x, y) of the
+    picture (the recorded boxes are moved there)."""
+    log = _TEXT_LOG.get()
+    if log is None:
+        yield
+        return
+    before = log.origin
+    log.origin = (before[0] + x, before[1] + y)
+    try:
+        yield
+    finally:
+        log.origin = before
+
+
+@contextlib.contextmanager
+def not_recording() -> Iterator[None]:
+    """Within: nothing is recorded (for pixels taken again from a picture already recorded)."""
+    token = _TEXT_LOG.set(None)
+    try:
+        yield
+    finally:
+        _TEXT_LOG.reset(token)
+
+
+def drawn_once(draw: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """A picture that never changes (a table's background), drawn once per arguments and
+    kept, with the text it drew: given again to whoever records on every call."""
+
+    @lru_cache(maxsize=4)
+    def made(*args: Any) -> tuple[Image.Image, tuple[DrawnText, ...]]:
+        log = TextLog()
+        token = _TEXT_LOG.set(log)
+        try:
+            image = draw(*args)
+        finally:
+            _TEXT_LOG.reset(token)
+        return image, tuple(log.items)
+
+    @functools.wraps(draw)
+    def picture(*args: Any) -> Image.Image:
+        image, texts = made(*args)
+        log = _TEXT_LOG.get()
+        if log is not None:
+            for item in texts:
+                log.add(item)
+        return image
+
+    picture.cache_clear = made.cache_clear  # type: ignore[attr-defined]
+    return picture
+
+
 def text_width(text: str, fnt: Font) -> float:
     """Advance width of ``text`` in ``fnt``."""
     return fnt.getlength(text)
@@ -266,9 +385,21 @@ def draw_text(
     fnt = font(size, bold)
     stroke = 1 if bold and not has_bold_face() else 0
     limit = None if max_width is None else max_width - 2 * stroke
+    asked = text
     text = ellipsize(text, fnt, limit) if limit is not None else clean_text(text)
     if not text:
         return 0.0
+    log = _TEXT_LOG.get()
+    if log is not None:
+        left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+        x, y = xy
+        box = (
+            math.floor(x + left - stroke),
+            math.floor(y + top - stroke),
+            math.ceil(x + right + stroke),
+            math.ceil(y + bottom + stroke),
+        )
+        log.add(DrawnText(clean_text(asked), text, box, anchor, size, bold))
     if stroke or draw.fontmode != "L" or not isinstance(fnt, ImageFont.FreeTypeFont):
         draw.text(
             xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill
@@ -550,18 +681,21 @@ def strip_turn(
     name: str,
     text: str,
     *,
-    name_width: float = 460,
     box: Box = STRIP,
 ) -> None:
-    """The status strip while someone is to act: a gold marker, their name, what they do."""
-    x0, y0, _, y1 = box
+    """The status strip while someone is to act: a gold marker, their name, what they do
+    (the name has the strip's width less what they do)."""
+    x0, y0, x1, y1 = box
     cy = (y0 + y1) / 2
     panel(draw, box, PALETTE.neutral_strip, radius=10)
     triangle_right(draw, (x0 + 24, cy), 16, PALETTE.accent)
+    end = x1 - 16
+    room = end - (x0 + 42) - (8 + font(20).getlength(clean_text(text)) if text else 0)
     width = draw_text(
-        draw, (x0 + 42, cy), name, 22, PALETTE.accent, anchor="lm", max_width=name_width, bold=True
+        draw, (x0 + 42, cy), name, 22, PALETTE.accent, anchor="lm", max_width=room, bold=True
     )
-    draw_text(draw, (x0 + 50 + width, cy), text, 20, PALETTE.text, anchor="lm")
+    left = x0 + 50 + width
+    draw_text(draw, (left, cy), text, 20, PALETTE.text, anchor="lm", max_width=end - left)
 
 
 def strip_note(draw: ImageDraw.ImageDraw, text: str = "", *, box: Box = STRIP) -> None:
@@ -666,6 +800,56 @@ def seat_marker(
         triangle_right(draw, (mx, my), 14, PALETTE.accent)
 
 
+def wrap(text: str, fnt: Font, width: float, max_lines: int) -> list[str]:
+    """``text`` (cleaned) broken at spaces into lines of at most ``width`` pixels, at most
+    ``max_lines`` of them: the last holds the rest (to be cut with "…" when drawn within
+    ``width``), as does a line of one word too long for it."""
+    lines: list[str] = []
+    current = ""
+    for word in clean_text(text).split(" "):
+        joined = f"{current} {word}" if current else word
+        if current and fnt.getlength(joined) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = joined
+    lines.append(current)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return lines
+
+
+def draw_wrapped(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    *,
+    width: float,
+    lines: int = 2,
+    anchor: str = "mm",
+    bold: bool = False,
+    smaller: Sequence[int] = (),
+) -> int:
+    """``text`` over up to ``lines`` lines of ``width`` pixels, the first at ``xy`` and the
+    others under it (``size + 3`` apart), each placed by ``anchor``; the number drawn.
+
+    ``smaller``: sizes (large to small) to fall back on when ``text`` would be cut at
+    ``size``; the smallest when it is cut at every size."""
+    x, y = xy
+    for each in (size, *smaller):
+        size, parts = each, wrap(text, font(each, bold), width, lines)
+        if all(font(each, bold).getlength(part) <= width for part in parts):
+            break
+    for i, line in enumerate(parts):
+        draw_text(
+            draw, (x, y + i * (size + 3)), line, size, fill, anchor=anchor, max_width=width,
+            bold=bold,
+        )  # fmt: skip
+    return len(parts)
+
+
 def event_lines(
     draw: ImageDraw.ImageDraw,
     events: Sequence[str] | None,
@@ -677,20 +861,32 @@ def event_lines(
     size: int = 16,
     spacing: int = 28,
     colours: tuple[RGB, RGB] = (PALETTE.text, PALETTE.text_dim),
+    wrapped: bool = False,
 ) -> None:
     """The last ``count`` event lines, one bullet each, from ``top`` (centre of the first).
 
-    ``colours`` are the newest line's and the older lines'.
+    ``colours`` are the newest line's and the older lines'. ``wrapped``: ``count`` lines of
+    text in all, a long event going on over the next lines (the newest events that fit
+    whole are shown; the newest is cut only when it needs more than all of them).
     """
-    lines = list(events or [])[-count:]
+    width = right - left - 14
+    if wrapped:
+        fnt = font(size)
+        shown: list[list[str]] = []
+        for event in reversed(list(events or [])):
+            lines = wrap(event, fnt, width, count)
+            if shown and sum(map(len, shown)) + len(lines) > count:
+                break
+            shown.insert(0, lines)
+    else:
+        shown = [[event] for event in list(events or [])[-count:]]
     y = top
-    for i, line in enumerate(lines):
-        colour = colours[0] if i == len(lines) - 1 else colours[1]
+    for i, lines in enumerate(shown):
+        colour = colours[0] if i == len(shown) - 1 else colours[1]
         draw.ellipse((left, y - 3, left + 6, y + 3), fill=colour)
-        draw_text(
-            draw, (left + 14, y), line, size, colour, anchor="lm", max_width=right - left - 14
-        )
-        y += spacing
+        for line in lines:
+            draw_text(draw, (left + 14, y), line, size, colour, anchor="lm", max_width=width)
+            y += spacing
 
 
 # --------------------------------------------------------------------------- output

@@ -30,9 +30,10 @@ from bot.render.common import (
 
 GRID_TOP = 80
 LOG_TOP = 476
-NAME_W = 214
+NAME_W = 214  # the players' column, wider when names need it and the flavours leave room
 COUNT_W = 74
 BOOKS_W = 84
+MIN_FLAVOUR_W = 80  # a flavour's column at its narrowest before the players' grows
 EVENT_LINES = 4
 
 
@@ -79,10 +80,28 @@ def _cell_colour(lo: int, hi: int) -> RGB:
     return PALETTE.text if lo else PALETTE.text_faint
 
 
+def name_width(obs: FingersObservation, names: list[str]) -> float:
+    """The players' column: :data:`NAME_W`, or as wide as the longest name needs while each
+    flavour keeps :data:`MIN_FLAVOUR_W`."""
+    needed = 24 + max(
+        (font(18).getlength(seat_name(names, seat)) for seat in range(obs.n_players)), default=0
+    )
+    cols = columns(obs)
+    # each flavour keeps room for its heading's longest word (split over two lines)
+    word = max(
+        (font(12, True).getlength(w) for _, label in cols for w in clean_text(label).split()),
+        default=0,
+    )
+    flavour_w = min(max(MIN_FLAVOUR_W, word + 10), 120)
+    room = WIDTH - 2 * MARGIN - COUNT_W - BOOKS_W - flavour_w * len(cols)
+    return max(NAME_W, min(needed, room))
+
+
 def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[str]) -> None:
     cols = columns(obs)
     left, right = MARGIN, WIDTH - MARGIN
-    flavour_left = left + NAME_W + COUNT_W
+    name_w = name_width(obs, names)
+    flavour_left = left + name_w + COUNT_W
     flavour_w = (right - BOOKS_W - flavour_left) / max(1, len(cols))
     rows = obs.n_players
     row_h = min(48, (LOG_TOP - 12 - GRID_TOP - 34) // max(1, rows))
@@ -90,7 +109,7 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
     head_y = GRID_TOP + 18
     draw_text(draw, (left + 14, head_y), "PLAYER", 14, PALETTE.text_dim, anchor="lm")
     draw_text(
-        draw, (left + NAME_W + COUNT_W / 2, head_y), "FINGERS", 14, PALETTE.text_dim, anchor="mm"
+        draw, (left + name_w + COUNT_W / 2, head_y), "FINGERS", 14, PALETTE.text_dim, anchor="mm"
     )
     for i, (f, label) in enumerate(cols):
         x = flavour_left + (i + 0.5) * flavour_w
@@ -116,12 +135,12 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
             18,
             name_colour,
             anchor="lm",
-            max_width=NAME_W - 24,
+            max_width=name_w - 24,
         )
         count_colour = PALETTE.good if obs.counts[seat] == 0 else PALETTE.text
         draw_text(
             draw,
-            (left + NAME_W + COUNT_W / 2, mid),
+            (left + name_w + COUNT_W / 2, mid),
             str(obs.counts[seat]),
             20,
             count_colour,
@@ -163,10 +182,10 @@ def _draw_label(
 ) -> None:
     lines, size = label_lines(label, width)
     x, y = xy
-    top = y - (len(lines) - 1) * (size + 1) / 2
+    top = y - (len(lines) - 1) * (size + 3) / 2
     for i, line in enumerate(lines):
         draw_text(
-            draw, (x, top + i * (size + 1)), line, size, colour, anchor="mm", max_width=width,
+            draw, (x, top + i * (size + 3)), line, size, colour, anchor="mm", max_width=width,
             bold=True,
         )  # fmt: skip
 

@@ -12,8 +12,6 @@ only what it changed.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
 from bot.engines.base import plural
@@ -33,11 +31,12 @@ from bot.render.common import (
     WIDTH,
     clean_text,
     draw_text,
+    drawn_once,
     ellipsize,
     fit_font,
-    fit_names,
     font,
     header_info,
+    not_recording,
     panel,
     progress_bar,
     seat_name,
@@ -45,6 +44,7 @@ from bot.render.common import (
     strip_turn,
     strip_winner,
     table_canvas,
+    text_origin,
     to_png,
 )
 from bot.render.parts import Part, PartMemo, compose
@@ -127,25 +127,13 @@ def trick_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
     return x, y, x + CARD_W, y + CARD_H
 
 
-@lru_cache(maxsize=1)
+@drawn_once
 def _background() -> Image.Image:
     img = table_canvas("Flume")
     draw = ImageDraw.Draw(img)
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
     panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
     return img
-
-
-def _side_names(
-    obs: FlumeObservation, names: list[str], team: int, fit: tuple[int, float] | None = None
-) -> str:
-    """The partners of a team, "Ann & Bob"; with ``fit`` (font size, width), each name is
-    shortened only as needed so that both still show."""
-    members = [seat_name(names, s) for s in range(4) if s % 2 == team]
-    if fit is None:
-        return " & ".join(members)
-    size, width = fit
-    return fit_names(members, font(size), width)
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
@@ -184,7 +172,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[st
     if obs.current is None:
         strip_note(draw)
         return
-    strip_turn(draw, seat_name(names, obs.current), PHASE_VERBS.get(obs.phase, ""), name_width=360)
+    strip_turn(draw, seat_name(names, obs.current), PHASE_VERBS.get(obs.phase, ""))
 
 
 def _seat_status(obs: FlumeObservation, seat: int) -> str:
@@ -220,7 +208,7 @@ def _draw_plate(
         right = x1 - 34
     colour = PALETTE.accent if acting else PALETTE.text
     name = seat_name(names, seat)
-    size = int(fit_font(name, (19, 17, 15), right - x0 - 10, bold=True).size)
+    size = int(fit_font(name, (19, 17, 15, 14, 13), right - x0 - 10, bold=True).size)
     draw_text(
         draw,
         (x0 + 10, y0 + 17),
@@ -387,15 +375,24 @@ class _Column:
 def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
     col.heading("SCORES")
     if obs.teams:
+        # A team on two lines, a partner on each (the score by the first), then the bar
+        # toward the target with the game points taken this hand beside it.
         for team in (0, 1):
             lead = obs.winners and team == obs.winners[0] % 2
             colour = PALETTE.gold if lead else PALETTE.text
-            score = str(obs.scores[team])
-            room = col.right - col.left - font(18, True).getlength(score) - 8
-            col.row(_side_names(obs, names, team, (18, room)), score, colour)
+            first, second = (seat_name(names, s) for s in range(4) if s % 2 == team)
+            col.row(first, str(obs.scores[team]), colour)
+            col.row(second, "", colour)
+            toward = _toward_game(obs, team)
+            bar_right = col.right
+            if toward is not None:
+                bar_right -= 10 + draw_text(
+                    col.draw, (col.right, col.y - 5), f"game {toward}", 15, PALETTE.text_dim,
+                    anchor="rm",
+                )  # fmt: skip
             fraction = max(0, obs.scores[team]) / obs.target
-            progress_bar(col.draw, (col.left, col.y - 8, col.right, col.y - 2), fraction, colour)
-            col.gap(6)
+            progress_bar(col.draw, (col.left, col.y - 8, bar_right, col.y - 2), fraction, colour)
+            col.gap(TEAM_GAP)
         return
     for seat in range(obs.n_players):
         colour = PALETTE.gold if seat in obs.winners else PALETTE.text
@@ -420,15 +417,18 @@ def _draw_hand_info(col: _Column, obs: FlumeObservation, names: list[str]) -> No
     if obs.tricks:
         col.row(f"Last trick: {seat_name(names, obs.tricks[-1].winner)}", size=17)
     if obs.phase in ("play", "call") and obs.trump is not None:
-        if obs.teams:
-            for team in (0, 1):
-                points = str(sum(obs.taken[s] for s in range(4) if s % 2 == team))
-                room = col.right - col.left - font(16, True).getlength(points) - 8
-                label = "Toward game: "
-                who = _side_names(obs, names, team, (16, room - font(16).getlength(label)))
-                col.row(label + who, points, size=16)
         for name, seat in _special_holders(obs).items():
             col.row(f"{POINT_LABELS[name]}: {seat_name(names, seat)}", size=16)
+
+
+TEAM_GAP = 12  # under a team's bar (and the game points beside it)
+
+
+def _toward_game(obs: FlumeObservation, team: int) -> int | None:
+    """The game points a team has taken this hand, while the hand is played (else None)."""
+    if obs.phase not in ("play", "call") or obs.trump is None:
+        return None
+    return sum(obs.taken[s] for s in range(4) if s % 2 == team)
 
 
 def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
@@ -481,8 +481,8 @@ def _middle_key(obs: FlumeObservation) -> tuple:
 
 def _scores_end(n_players: int) -> int:
     """Where the side column stands after the scores (see :func:`_draw_scores`): under the
-    heading, two team rows with their bars, or a row per seat."""
-    rows = 2 * (18 + 8 + 6) if n_players == 4 else n_players * (17 + 8)
+    heading, two teams of two lines with their bars, or a row per seat."""
+    rows = 2 * (2 * (18 + 8) + TEAM_GAP) if n_players == 4 else n_players * (17 + 8)
     return SIDE[1] + 18 + 24 + rows
 
 
@@ -502,6 +502,7 @@ def _scores_key(obs: FlumeObservation, names: list[str]) -> tuple:
         tuple(obs.scores),
         tuple(obs.winners),
         obs.target,
+        tuple(_toward_game(obs, team) for team in (0, 1)) if obs.teams else None,
     )
 
 
@@ -560,8 +561,10 @@ def _middle_parts(obs: FlumeObservation) -> list[Part]:
 
     def show(image: Image.Image, box: tuple[int, int, int, int]) -> None:
         if not layer:
-            scratch = _background().crop(around)
-            _draw_trick(scratch, ImageDraw.Draw(scratch), obs, (left, top))
+            with not_recording():  # the background's text was recorded with it
+                scratch = _background().crop(around)
+            with text_origin(left, top):
+                _draw_trick(scratch, ImageDraw.Draw(scratch), obs, (left, top))
             _draw_revealed_hands(scratch, obs, (left, top))
             layer.append(scratch)
         inner = (box[0] - left, box[1] - top, box[2] - left, box[3] - top)

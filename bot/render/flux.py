@@ -26,6 +26,7 @@ from bot.render.common import (
     WIDTH,
     draw_die,
     draw_text,
+    draw_wrapped,
     ellipsize,
     fit_font,
     fit_names,
@@ -43,10 +44,10 @@ BOARD = (616, HEADER_H + 12, WIDTH - MARGIN, BODY_BOTTOM)
 TURNUP_XY = (FELT[0] + 20, FELT[1] + 40)
 CARD_W = 84
 TRICK_W = 76
-TRICK_TOP = 268
+TRICK_TOP = 292  # the trick's label sits clear of the turn-up card above it
 SHOE_TOP = 470
 MINI_W = 36
-HEADER_W = 560  # the header line's width, right of the title
+HEADER_W = WIDTH - MARGIN - 8 - 110  # the header line's width, right of the title
 FELT_INK = PALETTE.felt_text
 PHASE_TEXT = {
     "claim": "Original hand claims",
@@ -151,14 +152,13 @@ def _draw_trick(
     for i, play in enumerate(obs.trick):
         box = trick_box(i)
         paste_card(img, (box[0], box[1]), play.card, TRICK_W)
-        draw_text(
+        draw_wrapped(
             draw,
             ((box[0] + box[2]) / 2, box[3] + 12),
             seat_name(names, play.seat),
             14,
             PALETTE.text,
-            anchor="mm",
-            max_width=TRICK_W + 14,
+            width=TRICK_W + 14,
         )
     if not obs.trick and obs.phase == "trick" and obs.turn is not None:
         text = f"{seat_name(names, obs.turn)} leads"
@@ -301,6 +301,7 @@ def banner_box(obs: FluxObservation) -> tuple[int, int, int, int]:
 
 
 SHEET_TOP = FELT[1] + 80
+SHEET_HEAD = 38  # the players' names over the columns, on up to two lines
 SHEET_LABEL_W = 118
 SHEET_ROW = 22
 SHEET_KINDS = (
@@ -335,7 +336,7 @@ def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: li
     """At the end: every hand's points per player, then the totals by where they came from."""
     x0, x1 = FELT[0] + 20, FELT[2] - 20
     n = obs.n_players
-    fixed = len(SHEET_KINDS) * SHEET_ROW + 30 + 26 + 12  # categories, total, header, gaps
+    fixed = len(SHEET_KINDS) * SHEET_ROW + 30 + SHEET_HEAD + 12  # categories, total, names
     room = max(1, (FELT[3] - 16 - SHEET_TOP - fixed) // SHEET_ROW)
     y = SHEET_TOP
     draw_text(draw, (x0, y + 11), "SCORE SHEET", 14, FELT_INK, anchor="lm")
@@ -343,11 +344,11 @@ def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: li
         left, right = sheet_column(seat, n)
         size = 15 if right - left >= 90 else 13
         colour = PALETTE.accent if seat == obs.winner else PALETTE.text
-        draw_text(
+        draw_wrapped(
             draw, ((left + right) / 2, y + 11), seat_name(names, seat), size, colour,
-            anchor="mm", max_width=right - left - 6, bold=True,
+            width=right - left - 6, bold=True, smaller=(12, 11),
         )  # fmt: skip
-    y += 26
+    y += SHEET_HEAD
 
     def row(label: str, values: list[int], *, bold: bool = False, dim: bool = False) -> None:
         """One line of the sheet; a zero shows as a faint dot, except in the total."""
@@ -420,6 +421,7 @@ def render_hand_png(codes: list[str], selected: list[int] | None = None) -> byte
 
 
 __all__ = [
+    "SHEET_HEAD",
     "SIZE",
     "render_flux",
     "render_flux_png",

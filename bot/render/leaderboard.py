@@ -51,14 +51,15 @@ LEGEND_H = 44  # under the table panel
 # Column anchors: rank centre, name left edge, then right edges of the numeric columns.
 RANK_X = 56
 NAME_X = 96
-NAME_END = 430
-GAMES_R = 498
-WINS_R = 574
-WIN_BAR = (590, 644)  # the win-rate bar's left and right ends
+NAME_END = 460  # a 32-character name fits (at 18 px when not at 20)
+GAMES_R = 530
+WINS_R = 588
+WIN_BAR = (600, 652)  # the win-rate bar's left and right ends
 WIN_R = 716
-POINTS_R = 830
-RATING_BOX = (862, 934)  # the rating pill's left and right ends
+POINTS_R = 826
+RATING_BOX = (844, 924)  # the rating pill's left and right ends, clear of the row's edge
 RATING_X = (RATING_BOX[0] + RATING_BOX[1]) / 2
+RATING_PAD = 8  # between the rating and the pill's ends
 
 MEDALS: dict[int, RGB] = {1: PALETTE.gold, 2: PALETTE.silver, 3: PALETTE.bronze}
 MEDAL_INK: RGB = (32, 26, 12)
@@ -183,14 +184,15 @@ def _draw_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, top: int, shaded: 
     tag_w = font(12, True).getlength(TAG_TEXT) + 14 if row.provisional else 0
     leader = row.rank == 1 and not row.provisional
     name = display_name(row.name, "Unknown player")
+    room = NAME_END - NAME_X - (tag_w + 10 if tag_w else 0)
     width = draw_text(
         draw,
         (NAME_X, cy),
         name,
-        20,
+        int(fit_font(name, (20, 19, 18), room, bold=leader).size),
         PALETTE.accent if leader else PALETTE.text,
         anchor="lm",
-        max_width=NAME_END - NAME_X - (tag_w + 10 if tag_w else 0),
+        max_width=room,
         bold=leader,
     )
     if row.provisional:
@@ -225,7 +227,11 @@ def _draw_row(draw: ImageDraw.ImageDraw, row: LeaderboardRow, top: int, shaded: 
         panel(draw, pill, RATING_PILL, radius=15)
         colour = PALETTE.accent
     rating = fmt_rating(row.rating)
-    draw_text(draw, (RATING_X, cy + 1), rating, 20, colour, anchor="mm", max_width=68, bold=True)
+    room = RATING_BOX[1] - RATING_BOX[0] - 2 * RATING_PAD
+    size = int(fit_font(rating, (20, 18, 16), room, bold=True).size)
+    draw_text(
+        draw, (RATING_X, cy + 1), rating, size, colour, anchor="mm", max_width=room, bold=True
+    )
 
 
 def _draw_band(draw: ImageDraw.ImageDraw, top: int, provisional_games: int) -> None:

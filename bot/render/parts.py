@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.render.common import recording
+
 Box = tuple[int, int, int, int]
 
 BUDGET = 64 * 1024 * 1024
@@ -85,8 +87,13 @@ PARTS = PartMemo()
 def compose(
     background: Image.Image, parts: Sequence[Part], memo: PartMemo | None = None
 ) -> Image.Image:
-    """The picture: ``background`` with every part drawn or pasted from ``memo``."""
+    """The picture: ``background`` with every part drawn or pasted from ``memo``.
+
+    While text is recorded (:func:`bot.render.common.recording_text`) every part is drawn
+    afresh, so that its text is recorded too."""
     memo = PARTS if memo is None else memo
+    if recording():
+        memo = PartMemo()
     image = background.copy()
     draw = ImageDraw.Draw(image)
     for part in parts:

@@ -7,8 +7,6 @@ never changes during a game, so edited Discord messages do not jump.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
 from bot.engines.qdice.engine import Die, QDiceObservation
@@ -24,6 +22,7 @@ from bot.render.common import (
     colour_chip,
     draw_die,
     draw_text,
+    drawn_once,
     event_lines,
     fmt_int,
     font,
@@ -110,7 +109,7 @@ def _stat_boxes() -> list[tuple[int, int, int, int]]:
     ]
 
 
-@lru_cache(maxsize=1)
+@drawn_once
 def _background() -> Image.Image:
     """The parts of the table that never change, drawn once per process."""
     img = table_canvas("Quantum Dice", title_x=MARGIN + 64)
@@ -167,7 +166,7 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
     if obs.current is None:
         strip_note(draw, "Waiting for the game to start")
         return
-    strip_turn(draw, seat_name(names, obs.current), "to play", name_width=520)
+    strip_turn(draw, seat_name(names, obs.current), "to play")
 
 
 def _draw_six(draw: ImageDraw.ImageDraw) -> None:
@@ -336,6 +335,9 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
     n = max(1, obs.n_players)
     row_h = min(MAX_ROW_H, (ROWS_BOTTOM - ROWS_TOP) // n)
     name_size = 20 if row_h >= 56 else 18
+    score_size = name_size - 2
+    scores = [obs.scores[s] if s < len(obs.scores) else 0 for s in range(obs.n_players)]
+    score_w = max(font(score_size, True).getlength(fmt_int(v)) for v in [0, *scores])
     for seat in range(obs.n_players):
         top = ROWS_TOP + seat * row_h
         row = (x0 + 8, top + 2, x1 - 8, top + row_h - 2)
@@ -358,20 +360,18 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
             leader=seat == obs.contingent_winner,
         )
 
-        score_text = fmt_int(score)
-        score_w = font(name_size).getlength(score_text) + 2
+        # The name has the first line (and the "done" tag beside it in the final round);
+        # the banked score stands at the end of the bar under it.
         right = x1 - 20
-        draw_text(
-            draw, (right, text_y), score_text, name_size, PALETTE.text, anchor="rm", bold=True
-        )
         name_left = x0 + 40
-        name_right = right - score_w - 12
+        draw_text(
+            draw, (right, bar_y), fmt_int(score), score_size, PALETTE.text, anchor="rm", bold=True
+        )
         done = (
             obs.final_round and seat < len(obs.finished_last_turn) and obs.finished_last_turn[seat]
         )
-        if done:
-            tag_w = font(16).getlength("done") + 12
-            name_right -= tag_w + 6
+        tag_w = font(16).getlength("done") + 12
+        name_right = right - (tag_w + 8 if done else 0)
         colour = PALETTE.accent if is_current else PALETTE.text
         name_w = draw_text(
             draw,
@@ -385,7 +385,6 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         )
         if done:
             tx = name_left + name_w + 8
-            tag_w = font(16).getlength("done") + 12
             panel(draw, (tx, text_y - 11, tx + tag_w, text_y + 11), (70, 76, 92), radius=6)
             draw_text(draw, (tx + tag_w / 2, text_y), "done", 16, PALETTE.text_dim, anchor="mm")
 
@@ -393,7 +392,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         fill = PALETTE.good if on_board else PALETTE.bar_off
         if is_winner:
             fill = PALETTE.gold
-        progress_bar(draw, (name_left, bar_y - bar_half, right, bar_y + bar_half), fraction, fill)
+        bar = (name_left, bar_y - bar_half, right - score_w - 10, bar_y + bar_half)  # alike
+        progress_bar(draw, bar, fraction, fill)
 
     # Legend.
     ly = BOARD[3] - 22

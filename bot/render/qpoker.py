@@ -14,7 +14,7 @@ a finished match is shown with every card turned), ``0+1`` on violet
 
 from __future__ import annotations
 
-from functools import lru_cache
+import math
 
 from PIL import Image, ImageDraw
 
@@ -29,7 +29,10 @@ from bot.render.common import (
     SIZE,
     WIDTH,
     draw_text,
+    drawn_once,
     event_lines,
+    fit_font,
+    font,
     header_info,
     panel,
     seat_marker,
@@ -77,17 +80,30 @@ def row_height(n_players: int) -> int:
     return min(MAX_ROW_H, (ROWS_BOTTOM - ROWS_TOP) // max(1, n_players))
 
 
+STAKE_TEXT = "8 chips at stake"  # the longest line after a row's qubits
+QUBITS = 4
+
+
+def cards_x(n_players: int) -> int:
+    """Where a row's qubits start: as far right as leaves room for the stake after them,
+    so the name before them has the rest (never left of :data:`CARDS_X`)."""
+    card_w = int((row_height(n_players) - 12) * 0.78)
+    cards = QUBITS * card_w + (QUBITS - 1) * CARD_GAP
+    stake = math.ceil(font(14).getlength(STAKE_TEXT))
+    return max(CARDS_X, SEATS[2] - 24 - stake - 14 - cards)
+
+
 def qubit_box(seat: int, index: int, n_players: int) -> tuple[int, int, int, int]:
     """Bounding box of ``seat``'s qubit ``index`` (tests sample pixels in it)."""
     h = row_height(n_players)
     top = ROWS_TOP + seat * h
     card_h = h - 12
     card_w = int(card_h * 0.78)
-    x = CARDS_X + index * (card_w + CARD_GAP)
+    x = cards_x(n_players) + index * (card_w + CARD_GAP)
     return x, top + 6, x + card_w, top + 6 + card_h
 
 
-@lru_cache(maxsize=2)
+@drawn_once
 def _background(revealed: bool = False) -> Image.Image:
     img = table_canvas("QuantumPoker", title_x=MARGIN + 44)
     draw = ImageDraw.Draw(img)
@@ -214,15 +230,16 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
         seat_marker(draw, (x0 + 26, name_y), winner=winner, current=current)
         colour = PALETTE.text_faint if out else (PALETTE.accent if current else PALETTE.text)
         label = seat_name(names, seat) + (" (you)" if seat == obs.seat else "")
+        # the row's width when it holds no qubits (between rounds, at the end)
+        room = (cards_x(obs.n_players) if obs.qubits[seat] or out else x1 - 16) - x0 - 50
         draw_text(
             draw,
             (x0 + 42, name_y),
             label,
-            18,
+            int(fit_font(label, (18, 17, 16), room, bold=current).size),
             colour,
             anchor="lm",
-            # the row's width when it holds no qubits (between rounds, at the end)
-            max_width=(CARDS_X if obs.qubits[seat] or out else x1 - 16) - x0 - 50,
+            max_width=room,
             bold=current,
         )
         info = plural(obs.chips[seat], "chip")
@@ -247,7 +264,12 @@ def _draw_seats(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[s
             )
         elif out:
             draw_text(
-                draw, (CARDS_X, name_y + 6), "out of the match", 16, PALETTE.text_faint, anchor="lm"
+                draw,
+                (cards_x(obs.n_players), name_y + 6),
+                "out of the match",
+                16,
+                PALETTE.text_faint,
+                anchor="lm",
             )
 
 
@@ -266,10 +288,13 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
     y += 22
     if not obs.played:
         draw_text(draw, (x0 + 16, y + 8), "nothing yet", 16, PALETTE.text_faint, anchor="lm")
-    for i, played in enumerate(obs.played[-8:]):
+    taken = obs.played[-8:]
+    col_w = (x1 - x0 - 32) / 2  # four lines of two columns, a name alone on its line
+    for i, played in enumerate(taken):
         col, line = divmod(i, 4)
-        tx = x0 + 16 + col * 140
+        tx = round(x0 + 16 + col * col_w)
         ty = y + line * 28
+        alone = col == 1 or i + 4 >= len(taken)
         _card(draw, (tx, ty, tx + 40, ty + 24), played.card, size=14)
         draw_text(
             draw,
@@ -278,7 +303,7 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
             14,
             PALETTE.text_dim,
             anchor="lm",
-            max_width=90,
+            max_width=(x1 - 16 if alone else tx + col_w - 10) - (tx + 46),
         )
     y = y0 + 270
     result = obs.last_round
@@ -287,10 +312,25 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
         draw_text(draw, (x0 + 16, y + 30), "none yet", 16, PALETTE.text_faint, anchor="lm")
         return
     draw_text(draw, (x1 - 16, y), f"round {result.round}", 14, PALETTE.text_faint, anchor="rm")
-    for seat in range(min(obs.n_players, len(result.points))):
+    # Columns from the right: the chips won or lost, the points, the values; the names have
+    # what is left.
+    seats = [s for s in range(min(obs.n_players, len(result.points))) if result.values[s]]
+    bits = {
+        s: " ".join(
+            f"{v}²" if d else str(v)
+            for v, d in zip(result.values[s], result.doubled[s], strict=True)
+        )
+        for s in seats
+    }
+    nets = {s: f"{'+' if result.net[s] > 0 else ''}{result.net[s]}" for s in seats}
+    points = {s: plural(result.points[s], "pt", "pts") for s in seats}
+    net_w = max((font(16, True).getlength(t) for t in nets.values()), default=0)
+    points_right = x1 - 16 - max(net_w, 24) - 12
+    points_w = max((font(15).getlength(t) for t in points.values()), default=0)
+    bits_w = max((font(16).getlength(t) for t in bits.values()), default=0)
+    bits_left = points_right - points_w - 14 - bits_w
+    for seat in seats:
         ly = y + 28 + seat * 30
-        if not result.values[seat]:
-            continue
         won = seat in result.winners
         colour = PALETTE.accent if won else PALETTE.text
         draw_text(
@@ -300,27 +340,24 @@ def _draw_side(draw: ImageDraw.ImageDraw, obs: QPokerObservation, names: list[st
             16,
             colour,
             anchor="lm",
-            max_width=100,
+            max_width=bits_left - 12 - (x0 + 16),
             bold=won,
         )
-        bits = " ".join(
-            f"{v}²" if d else str(v)
-            for v, d in zip(result.values[seat], result.doubled[seat], strict=True)
-        )
-        draw_text(draw, (x0 + 124, ly), bits, 16, PALETTE.text_dim, anchor="lm")
+        draw_text(draw, (bits_left, ly), bits[seat], 16, PALETTE.text_dim, anchor="lm")
         net = result.net[seat]
-        sign = "+" if net > 0 else ""
         net_colour = PALETTE.good if net > 0 else (PALETTE.bad if net < 0 else PALETTE.text_dim)
         draw_text(
-            draw, (x1 - 60, ly), plural(result.points[seat], "pt", "pts"), 15, PALETTE.text_dim,
-            anchor="rm",
+            draw, (points_right, ly), points[seat], 15, PALETTE.text_dim, anchor="rm",
         )  # fmt: skip
-        draw_text(draw, (x1 - 16, ly), f"{sign}{net}", 16, net_colour, anchor="rm", bold=True)
+        draw_text(draw, (x1 - 16, ly), nets[seat], 16, net_colour, anchor="rm", bold=True)
 
 
 def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
     left, top, right, _ = EVENTS
-    event_lines(draw, events, left=left + 18, right=right - 16, top=top + 20, size=15, spacing=27)
+    event_lines(
+        draw, events, left=left + 18, right=right - 16, top=top + 20, count=4, size=15,
+        spacing=20, wrapped=True,
+    )  # fmt: skip
 
 
 def render_qpoker(

@@ -11,12 +11,12 @@ from PIL import Image, ImageChops
 from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeState
 from bot.engines.flume.rules import flume_deck
 from bot.render.cards import FOUR_COLOUR, TWO_COLOUR
-from bot.render.common import font
+from bot.render.common import recording_text
 from bot.render.flume import (
     CARD_W,
     FELT_TEXT,
+    SIDE,
     SIZE,
-    _side_names,
     centre_line,
     hand_card_box,
     plate_box,
@@ -188,10 +188,11 @@ def test_the_centre_line_runs_clear_of_every_seat(n: int, phase: str) -> None:
 
 
 def test_both_partners_show_in_a_team_score_even_with_long_names() -> None:
-    names = ["Bartholomew the Magnificent", "Zoë", "Chen", "Dana Longname-Smythe"]
-    assert _side_names(ENGINE.observe(table(), None), names, 0, (18, 220)).endswith(" & Chen")
-    swapped = ["Chen", "Zoë", "Dana Longname-Smythe", "Bartholomew the Magnificent"]
-    both = _side_names(ENGINE.observe(table(), None), swapped, 1, (18, 220))
-    first, second = both.split(" & ")
-    assert first.startswith("Zo") and second.startswith("Bart") and second.endswith("…")
-    assert font(18).getlength(both) <= 220
+    names = ["Bartholomew Magnificent", "Zoë", "Chen", "Dana Longname-Smythe"]
+    with recording_text() as texts:
+        render_flume(ENGINE.observe(table(), None), names)
+    side = [t for t in texts if t.box[0] >= SIDE[0]]
+    for name in names:  # each partner on a line of their own, in full
+        assert any(t.shown == name for t in side), (name, [t.shown for t in side])
+    # the team's game points this hand beside the second partner
+    assert sum(t.shown.startswith("game ") for t in side) == 2

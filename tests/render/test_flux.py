@@ -12,6 +12,7 @@ from bot.engines.flux.ai import choose_action
 from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxState, Play
 from bot.games.flux import FluxUI, value_text
 from bot.render.flux import (
+    SHEET_HEAD,
     SHEET_TOP,
     SIZE,
     render_flux,
@@ -154,7 +155,7 @@ def test_the_final_picture_is_a_score_sheet() -> None:
     other.ledger[0].poker[0] += 7  # a different first line of the sheet
     other.scores[0] += 7
     left, right = sheet_column(0, 4)
-    top = SHEET_TOP + 26
+    top = SHEET_TOP + SHEET_HEAD
     assert _differs(sheet, render_flux(other, NAMES), (left, top, right, top + 22))
     assert not _differs(sheet, render_flux(other, NAMES), (left + 200, top, right + 200, top + 22))
     # without a sheet (a game saved before it was kept) the old banner is drawn

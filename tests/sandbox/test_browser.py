@@ -7,9 +7,10 @@ The browser and the page's helpers: tests/sandbox/browsing.py and conftest.py.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from playwright.async_api import Locator, Page, expect
+from playwright.async_api import Locator, Page, Route, expect
 
 from bot.sandbox.loopback import Channel, User
 from bot.sandbox.web import Sandbox
@@ -178,6 +179,77 @@ async def test_refusals_are_shown_and_text_is_never_html(sandbox: Sandbox, page:
     assert await page.evaluate("window.pwned") is None
 
 
+async def test_a_number_option_refuses_what_is_no_number(sandbox: Sandbox, page: Page) -> None:
+    """As in Discord's client: "abc" in a number option is not sent (nor dropped for the
+    default), the option is marked with what is wrong, and a number then goes through."""
+    room = sandbox.fake.add_channel(sandbox.world.guild, "browser-numbers")
+    await open_page(page, sandbox, room)
+    await act_as(page, sandbox, HOST)
+    composer = page.locator("#composer")
+    await composer.click()
+    await composer.press_sequentially("/qdice start")
+    await composer.press("Tab")
+    target = page.locator('#options input[data-option="target"]')
+    await target.press_sequentially("abc")
+    await composer.press("Enter")
+
+    problem = page.locator('#options [data-error-for="target"]')
+    await expect(problem).to_be_visible()
+    await expect(problem).to_contain_text("whole number")
+    await expect(target).to_have_attribute("aria-invalid", "true")
+    await expect(composer).to_have_value("/qdice start ")  # nothing sent
+    await sandbox.fake.wait_idle()
+    assert sandbox.bot.tables.in_location(room.id) is None  # no table with the default target
+
+    await target.fill("")  # as a person does: mend the option, then send again
+    await target.press_sequentially("2500")
+    await expect(problem).to_have_count(0)
+    await expect(target).not_to_have_attribute("aria-invalid", "true")
+    await composer.press("Enter")
+    await expect(composer).to_have_value("")
+    await sandbox.fake.wait_idle()
+    table = sandbox.bot.tables.in_location(room.id)
+    assert table is not None and table.record.game == "qdice"
+    assert table.config.target == 2500  # type: ignore[attr-defined]
+    await sandbox.fake.slash(sandbox.world.people[0], "qdice cancel", channel=room)
+
+
+async def test_a_new_thread_is_named_in_its_link_at_once(sandbox: Sandbox, page: Page) -> None:
+    """The reply that links a new thread shows the thread's name as soon as it is drawn,
+    even when the page's list of channels comes later (held back here, to make it so)."""
+    room = sandbox.fake.add_channel(sandbox.world.guild, "browser-threads")
+    await open_page(page, sandbox, room)
+    await act_as(page, sandbox, HOST)
+
+    release = asyncio.Event()
+    held: list[asyncio.Event] = []  # one per request held back, set once it went on
+
+    async def late(route: Route) -> None:
+        gone_on = asyncio.Event()
+        held.append(gone_on)
+        try:
+            await release.wait()  # until the link was checked
+            await route.continue_()
+        finally:
+            gone_on.set()
+
+    await page.route(re.compile(r"/api/state$"), late)
+    try:
+        await run_command(page, "/qdice start thread:True")
+        reply = page.locator('article[data-ephemeral="true"]').filter(has_text="table is open in")
+        await expect(reply).to_have_count(1)
+        (thread,) = [c for c in sandbox.world.channels() if c.parent_id == room.id]
+        assert thread.name == "Quantum dice with Alice"
+        await expect(reply.locator(".channel-link")).to_have_text(f"#{thread.name}")
+    finally:
+        release.set()
+        await asyncio.gather(*(gone_on.wait() for gone_on in held))
+        await page.unroute(re.compile(r"/api/state$"))
+    await sandbox.fake.slash(sandbox.world.people[0], "qdice cancel", channel=thread)
+
+
+# Last: starting the loopback's minimal bot points discord.py's addresses (process-wide) at its
+# own loopback, so a test with the whole sandbox after it would talk to the wrong one.
 async def test_forms_menus_and_completion_work_in_the_page(mini: Mini, page: Page) -> None:
     """With the loopback's minimal bot: a modal as a dialog, a select menu, autocomplete."""
     await page.goto(str(mini.client.make_url("/")))

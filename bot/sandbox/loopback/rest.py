@@ -517,6 +517,8 @@ class RestApi:
     def apply_body(self, msg: Message, body: Body, *, create: bool, channel: Channel) -> None:
         """Validate a create/edit body and apply it to `msg` (content, embeds, files...)."""
         payload = body.payload
+        if self.fake.outbox is not None:
+            self.fake.outbox.append(("message", payload))
         problems = message_problems(payload)
         if "flags" in payload and int(payload["flags"] or 0) & ~SENDABLE_FLAGS:
             problems.append(f"flags {payload['flags']} include flags a bot cannot set")
@@ -831,6 +833,8 @@ class RestApi:
                 raise ApiError(400, 50035, "Invalid Form Body", "at most 25 choices")
             it.choices = choices
         elif cb_type == CallbackType.MODAL:
+            if fake.outbox is not None:
+                fake.outbox.append(("modal", data))
             problems = modal_problems(data)
             if problems:
                 raise ApiError(400, 50035, "Invalid Form Body", "; ".join(problems))

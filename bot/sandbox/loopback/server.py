@@ -102,6 +102,9 @@ class LoopbackDiscord(Driver):
         self.errors: list[str] = []
         self.expected_errors: list[str] = []
         self.requests: list[RequestRecord] = []
+        self.outbox: list[tuple[str, dict[str, Any]]] | None = None
+        """Set to a list to keep every message body ("message": created or edited) and modal
+        ("modal") the bot sends, as sent; None (the default) keeps none."""
         self.global_commands: dict[str, dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self.commands_synced = asyncio.Event()

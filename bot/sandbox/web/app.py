@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from ..loopback import InteractionRefused, InteractionResult, Modal, User
-from .serialize import commands_json, message_json, state_json
+from .serialize import commands_json, mentions_json, message_json, state_json
 from .world import SandboxWorld
 
 log = logging.getLogger(__name__)
@@ -233,6 +233,7 @@ async def get_messages(request: web.Request) -> web.Response:
             "channel": str(channel_id),
             "revision": world.fake.revision,
             "messages": [message_json(world, m, person.id) for m in messages],
+            "mentions": mentions_json(world),
         }
     )
 

@@ -398,14 +398,18 @@ function renderMessage(message) {
 function renderMessages(data) {
   const box = $("messages");
   const visible = data.messages.filter((m) => !state.dismissed.has(`${data.viewer}:${m.id}`));
-  const fingerprint = JSON.stringify([data.viewer, data.channel, visible]);
+  // The names of mentions come with the messages (a new thread's link reads as its name at
+  // once, not after the next list of channels); a name that changed redraws the messages.
+  if (data.mentions) state.mentions = data.mentions;
+  const names = JSON.stringify(state.mentions);
+  const fingerprint = JSON.stringify([data.viewer, data.channel, visible, names]);
   if (fingerprint !== state.lastRender) {
     if (state.lastRender === "") state.follow = "bottom";
     // A message drawn before and unchanged keeps its node: its pictures stay loaded, and a
     // menu keeps the option picked in it.
     const drawn = new Map(Array.from(box.querySelectorAll(":scope > article"), (node) => [node.dataset.messageId, node]));
     const nodes = visible.map((message) => {
-      const key = JSON.stringify(message);
+      const key = JSON.stringify([message, names]);
       const old = drawn.get(message.id);
       if (old && old.qtKey === key) return old;
       const node = renderMessage(message);
@@ -658,7 +662,8 @@ function optionInput(command, option) {
     case 8: return select(roles);
     case 9: return select(people.concat(roles));
     case 11: return el("input", { ...common, disabled: true, placeholder: "files: not in the sandbox" });
-    case 4: case 10: return el("input", { ...common, type: "number", step: option.type === 4 ? "1" : "any", min: option.min_value ?? "", max: option.max_value ?? "" });
+    // Text, not type="number" (which drops "abc" without a word): checked when sent.
+    case 4: case 10: return el("input", { ...common, type: "text", inputmode: option.type === 4 ? "numeric" : "decimal", "data-number": option.type === 4 ? "whole" : "any" });
     default: {
       const input = el("input", { ...common, type: "text", maxLength: option.max_length || 6000 });
       if (option.autocomplete) attachAutocomplete(command, option, input);
@@ -692,6 +697,7 @@ function showOptions(command) {
   if (!command.options.length) { hideOptions(); state.current = command; return; }
   box.replaceChildren(...command.options.map((option) => {
     const input = optionInput(command, option);
+    input.addEventListener("input", () => clearOptionProblem(input));
     const label = el("label", { class: "option", title: option.description || "" },
       el("span", {}, option.name, option.required ? el("span", { class: "req" }, " *") : null,
         ` · ${OPTION_TYPES[option.type] || "value"}`), input);
@@ -705,6 +711,49 @@ function hideOptions() {
   $("options").hidden = true;
   $("options").replaceChildren();
   state.current = null;
+}
+
+// A number option holding what is no number, or a number out of its bounds, is not sent: the
+// option is marked with what is wrong, as in Discord's client.
+const WHOLE = /^[-+]?\d+$/;
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
+function optionProblem(option, input) {
+  if (option.type !== 4 && option.type !== 10) return null;
+  const text = input.value.trim();
+  if (text === "") return null;
+  const whole = option.type === 4;
+  if (!(whole ? WHOLE : DECIMAL).test(text)) return whole ? "Enter a whole number." : "Enter a number.";
+  const value = Number(text);
+  if (option.min_value != null && value < option.min_value) return `Enter a number of at least ${option.min_value}.`;
+  if (option.max_value != null && value > option.max_value) return `Enter a number of at most ${option.max_value}.`;
+  return null;
+}
+
+function clearOptionProblem(input) {
+  const label = input.closest(".option");
+  input.removeAttribute("aria-invalid");
+  if (!label) return;
+  label.classList.remove("invalid");
+  for (const note of label.querySelectorAll(".option-error")) note.remove();
+}
+
+function markInvalidOptions(command) {
+  let first = null;
+  for (const option of command.options) {
+    const input = $("options").querySelector(`[data-option="${CSS.escape(option.name)}"]`);
+    if (!input) continue;
+    clearOptionProblem(input);
+    const problem = optionProblem(option, input);
+    if (!problem) continue;
+    const label = input.closest(".option");
+    input.setAttribute("aria-invalid", "true");
+    label.classList.add("invalid");
+    label.append(el("span", { class: "option-error", role: "alert", "data-error-for": option.name }, problem));
+    first = first || input;
+  }
+  if (first) first.focus();
+  return Boolean(first);
 }
 
 function collectOptions(command, raw) {
@@ -732,6 +781,7 @@ async function sendCommand() {
     showError(`No command ${text.split(/\s+/).slice(0, 2).join(" ")} here. Type / to see them.`);
     return;
   }
+  if (markInvalidOptions(parsed.command)) return; // as Discord's client: nothing is sent
   const options = collectOptions(parsed.command, false);
   const result = await act("slash", { command: parsed.command.path, options });
   if (result.ok) {
