@@ -63,8 +63,15 @@ async def run(settings: Settings) -> int:
             print(refused, file=sys.stderr)
             return 2
         except StorageError as error:  # the database cannot be opened: one line, no password
-            print(error, file=sys.stderr)
-            return 1
+            if not bot.lost_every_shard:
+                print(error, file=sys.stderr)
+                return 1
+        except Exception as error:
+            # Losing every shard while still starting (paused right after a take-over) can
+            # break the start half-way: that process simply waits as a standby again.
+            if not bot.lost_every_shard:
+                raise
+            log.warning("Lost every shard while starting (%r)", error)
         if not bot.lost_every_shard:
             break
         log.warning("Every shard of this process went to another one; waiting as a standby")
