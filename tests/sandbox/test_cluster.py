@@ -21,8 +21,10 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
 from playwright.async_api import Page, expect
 
+from bot.sandbox.web import SandboxDiscord, build_world, create_app
 from tests.support.commands import CLEARED, ROOT, SITECUSTOMIZE, run_module
 
 LEASE = 4.0
@@ -213,6 +215,38 @@ async def test_the_page_shows_the_cluster_panel(running: Running, page: Page) ->
     await expect(row).to_have_attribute("data-state", "exited")
     await row.locator('button[data-action="start"]').click()
     await expect(row).to_have_attribute("data-state", "standby", timeout=60_000)
+
+
+async def test_the_page_switches_between_the_servers_of_the_shards(page: Page) -> None:
+    """A world of three shards (no bot needed): the page lists a server per shard, shows
+    the one picked with its own channels, and keeps it after a reload; no Cluster panel
+    without a cluster."""
+    fake = SandboxDiscord(shards=3)
+    world = build_world(fake)
+    await fake.start()
+    try:
+        async with TestClient(TestServer(create_app(world), host="127.0.0.1")) as client:
+            await page.goto(str(client.make_url("/")))
+            await expect(page.locator("body")).to_have_attribute("data-ready", "true")
+            switch = page.locator("#server-switch")
+            await expect(switch.locator("option")).to_have_count(3)
+            await expect(page.locator("#server-name")).to_have_text(world.guild.name)
+            third = world.servers[2]
+            await switch.select_option(str(third.id))
+            await expect(page.locator("#server-name")).to_have_text(third.name)
+            general = world.channels(third)[0]
+            await expect(page.locator("#messages")).to_have_attribute(
+                "data-channel", str(general.id)
+            )
+            await page.locator('#channels button[data-channel="games"]').click()
+            games = world.channels(third)[1]
+            await expect(page.locator("#messages")).to_have_attribute("data-channel", str(games.id))
+            await page.reload()
+            await expect(page.locator("body")).to_have_attribute("data-ready", "true")
+            await expect(page.locator("#server-name")).to_have_text(third.name)
+            await expect(page.locator("#cluster-panel")).to_be_hidden()
+    finally:
+        await fake.stop()
 
 
 async def test_several_processes_on_sqlite_are_refused_in_one_line(tmp_path: Path) -> None:
