@@ -875,7 +875,7 @@ function drawServers(data) {
   servers.key = key;
   $("server-switch").replaceChildren(...servers.list.map((s) => el("option", {
     value: s.id, selected: s.id === servers.id, "data-shard": s.shard,
-  }, `${s.name} · shard ${s.shard}`)));
+  }, `Shard ${s.shard} · ${s.name}`)));
 }
 
 async function switchServer(serverId) {
