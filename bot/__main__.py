@@ -1,11 +1,14 @@
 """``python -m bot``: read the settings, then run the bot until SIGINT or SIGTERM.
 
 Without a token it opens the local sandbox instead (the same bot against the loopback
-Discord, played from a page on 127.0.0.1) and prints the page's address.
+Discord, played from a page on 127.0.0.1) and prints the page's address. In the sandbox,
+``--processes N [--shards M]`` runs a cluster on this machine: N bot processes sharing M
+shards (default N) through one PostgreSQL database.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -23,6 +26,45 @@ SANDBOX_NOTE = (
     " at https://discord.com/developers/applications, add a bot, and put DISCORD_TOKEN=<token>"
     " in .env (see .env.example and the README's 'Creating the Discord application')."
 )
+CLUSTER_NEEDS_SANDBOX = (
+    "--processes and --shards run a cluster in the local sandbox only: with a DISCORD_TOKEN,"
+    " start one `python -m bot` per machine or unit instead (see the Procfile and the"
+    " README's 'Running at scale')."
+)
+CLUSTER_NEEDS_POSTGRES = (
+    "Several processes need PostgreSQL: set DATABASE_URL (README: 'Running at scale');"
+    " SQLite is one process's database."
+)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run Quantum Table; without DISCORD_TOKEN, the local sandbox.",
+    )
+    parser.add_argument(
+        "--processes",
+        type=_at_least_one,
+        metavar="N",
+        help="sandbox only: run N bot processes on one loopback Discord and one database",
+    )
+    parser.add_argument(
+        "--shards",
+        type=_at_least_one,
+        metavar="M",
+        help="sandbox only: the shards those processes share (default: N)",
+    )
+    return parser.parse_args(argv)
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= number <= 64:
+        raise argparse.ArgumentTypeError(f"{number} is not between 1 and 64")
+    return number
 
 
 async def run(settings: Settings) -> int:
@@ -82,17 +124,31 @@ async def run(settings: Settings) -> int:
     return 0
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
         settings = load_settings()
     except ConfigurationError as error:
         print(error, file=sys.stderr)
         return 2
+    clustered = args.processes is not None or args.shards is not None
+    processes = args.processes or 1
+    if clustered and settings.token:
+        print(CLUSTER_NEEDS_SANDBOX, file=sys.stderr)
+        return 2
+    if processes > 1 and not settings.database_url:
+        print(CLUSTER_NEEDS_POSTGRES, file=sys.stderr)
+        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
     if not settings.token:
+        print(SANDBOX_NOTE, file=sys.stderr)
+        shards = args.shards or processes
+        if processes > 1 or shards > 1:
+            from bot.sandbox.web.cluster import run_cluster
+
+            return asyncio.run(run_cluster(settings, processes=processes, shards=shards))
         from bot.sandbox.web import run_sandbox
 
-        print(SANDBOX_NOTE, file=sys.stderr)
         return asyncio.run(run_sandbox(settings))
     return asyncio.run(run(settings))
 

@@ -233,6 +233,14 @@ class QuantumTableBot(commands.AutoShardedBot):
 
         parsers["INTERACTION_CREATE"] = guarded
 
+    async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+        """Connect a shard, unless the bot is closing: a standby stopped while it waited
+        would otherwise connect after ``setup_hook`` (the close is still under way), and
+        discord.py retries a failed connection for ever."""
+        if self._closing:
+            return
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Discord starts ``max_concurrency`` sessions per 5 seconds, one per bucket
         (``shard_id % max_concurrency``), across all of the bot's processes: book the

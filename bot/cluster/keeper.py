@@ -97,6 +97,10 @@ class LeaseKeeper:
                 claimed = {}
             else:
                 reason = f"all {self.shard_count} shard(s) are held by live processes"
+            if claimed and self._stopping.is_set():  # stopped while the claim committed
+                with contextlib.suppress(Exception):
+                    await self.store.release(self.holder, claimed)
+                return {}
             if claimed:
                 self.fence.epochs.update(claimed)
                 self._valid_until = started + self._margin()

@@ -10,10 +10,12 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
 
 from bot.sandbox.loopback import P
-from bot.sandbox.web import PEOPLE, SandboxDiscord, build_world
+from bot.sandbox.web import PEOPLE, SandboxDiscord, build_world, create_app
 from tests.sandbox.conftest import Mini
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -87,6 +89,63 @@ async def test_the_sandbox_world_has_the_same_ids_on_every_run() -> None:
     assert first.guild.owner_id == first.people[0].id
     fresh = first.fake.world.snowflake()
     assert fresh > max(c.id for c in first.channels())  # later ids are new, time-based ones
+
+
+async def test_a_cluster_world_has_a_server_on_every_shard() -> None:
+    """With several shards the sandbox's first server stays as it is, and one more server
+    per other shard joins it, each with the same people and channels; a server keeps its
+    ids whatever the shard count."""
+    alone = build_world(SandboxDiscord())
+    assert len(alone.servers) == 1 and alone.fake.command_copies is None
+    by_count = {n: build_world(SandboxDiscord(shards=n)) for n in (2, 3, 5)}
+    for n, world in by_count.items():
+        assert world.guild.id == alone.guild.id and world.servers[0] is world.guild
+        assert [p.id for p in world.people] == [p.id for p in alone.people]
+        assert sorted(world.shard(g) for g in world.servers) == list(range(n))
+        for guild in world.servers:
+            assert {p.id for p in world.people} <= set(guild.members)
+            assert [c.name for c in world.channels(guild)] == ["general", "games"]
+            assert world.channel(world.channels(guild)[1].id) is not None
+    assert [g.id for g in by_count[3].servers] == [g.id for g in by_count[5].servers[:3]]
+    assert len(
+        {c.id for w in by_count.values() for g in w.servers for c in g.channels.values()}
+    ) == sum(len(g.channels) for g in by_count[5].servers)
+
+
+async def test_commands_synced_to_the_first_server_reach_every_server() -> None:
+    """The bot syncs to the sandbox's first server (DEV_GUILD_ID); in a cluster the other
+    servers get the same commands, each as its own, and again after every sync."""
+    fake = SandboxDiscord(shards=3)
+    world = build_world(fake)
+    first, *others = world.servers
+    await fake.start()
+    try:
+        url = f"{fake.url}/api/v10/applications/{fake.application_id}/guilds/{first.id}/commands"
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with aiohttp.ClientSession() as session:
+            for names in (["ping"], ["ping", "qdice"]):
+                body = [{"name": n, "description": f"{n}!", "type": 1} for n in names]
+                async with session.put(url, json=body, headers=headers) as response:
+                    assert response.status == 200, await response.text()
+                for guild in others:
+                    copied = fake.commands(guild)
+                    assert [c["name"] for c in copied] == names
+                    assert {c["guild_id"] for c in copied} == {str(guild.id)}
+    finally:
+        await fake.stop()
+
+
+async def test_state_names_every_server_and_shows_the_one_asked_for() -> None:
+    world = build_world(SandboxDiscord(shards=2))
+    second = world.servers[1]
+    async with TestClient(TestServer(create_app(world), host="127.0.0.1")) as client:
+        state = await (await client.get("/api/state", params={"server": str(second.id)})).json()
+        assert state["server"]["id"] == str(second.id) and state["cluster"] is False
+        assert [s["shard"] for s in state["servers"]] == [world.shard(g) for g in world.servers]
+        assert [c["id"] for c in state["channels"]] == [str(c.id) for c in world.channels(second)]
+        gone = await (await client.get("/api/state", params={"server": "12345"})).json()
+        assert gone["server"]["id"] == str(world.guild.id)  # a server of an earlier run
+        assert (await client.get("/api/cluster")).status == 404  # one process: no panel
 
 
 async def test_commands_come_flattened_from_the_synced_schema(m: Mini) -> None:

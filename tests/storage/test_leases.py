@@ -252,3 +252,27 @@ async def test_a_takeover_waits_for_a_write_in_flight(postgres) -> None:  # type
 
 def test_shard_of_matches_the_fence() -> None:
     assert shard_of(guild_on(3, 5), COUNT) == 3
+
+
+async def test_a_standby_stopped_while_its_claim_is_in_flight_keeps_nothing(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM reaches a standby while it claims a shard just let go: it must not go on to
+    connect the shard (its database and session are closing), and the shard stays free."""
+    from bot.cluster.keeper import LeaseKeeper
+
+    class StoppedMeanwhile(LeaseStore):
+        async def claim(self, *args: object, **kwargs: object) -> dict[int, int]:
+            claimed = await super().claim(*args, **kwargs)  # type: ignore[arg-type]
+            keeper.stop()  # the signal arrives while the claim commits
+            return claimed
+
+    async with Database.open(tmp_path / "leases.db") as db:
+        keeper = LeaseKeeper(
+            StoppedMeanwhile(db), shard_count=COUNT, shard_ids=None, ttl=TTL, holder=holder("a")
+        )
+        assert await keeper.acquire(wait=True) == {}
+        assert keeper.shard_ids == []
+        leases = await LeaseStore(db).all()
+        now = await LeaseStore(db).now()
+        assert leases and not any(lease.live(now) for lease in leases)

@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -36,6 +36,21 @@ WORLD = web.AppKey("world", SandboxWorld)
 SOCKETS = web.AppKey("sockets", set)
 MODALS = web.AppKey("modals", dict)
 TASKS = web.AppKey("tasks", set)
+
+
+class ClusterControl(Protocol):
+    """The bot processes of a sandbox cluster, as the page's Cluster panel sees them."""
+
+    async def snapshot(self) -> dict[str, Any]:
+        """Every shard with its holder, every process with its state."""
+        ...
+
+    async def act(self, process: str, action: str) -> str | None:
+        """Do ``action`` to ``process``; None, or why it cannot be done."""
+        ...
+
+
+CLUSTER = web.AppKey("cluster", ClusterControl)
 
 
 class BadRequest(Exception):
@@ -91,7 +106,7 @@ def _viewer(world: SandboxWorld, value: Any) -> User:
 def _channel_id(world: SandboxWorld, value: Any) -> int:
     channel = world.channel(_id(value, "channel"))
     if channel is None:
-        raise BadRequest("no such channel in the sandbox server")
+        raise BadRequest("no such channel in the sandbox's servers")
     return channel.id
 
 
@@ -219,7 +234,11 @@ async def asset(request: web.Request) -> web.StreamResponse:
 
 
 async def get_state(request: web.Request) -> web.Response:
-    return web.json_response(state_json(_world(request)))
+    world = _world(request)
+    guild = world.guild  # also for a server of an earlier run that this one does not have
+    if request.query.get("server"):
+        guild = world.server(_id(request.query["server"], "server")) or world.guild
+    return web.json_response(state_json(world, guild, cluster=CLUSTER in request.app))
 
 
 async def get_messages(request: web.Request) -> web.Response:
@@ -355,6 +374,23 @@ async def events(request: web.Request) -> web.WebSocketResponse:
     return ws
 
 
+# --- the cluster panel (only when several bot processes run) ----------------------------
+
+
+async def get_cluster(request: web.Request) -> web.Response:
+    return web.json_response(await request.app[CLUSTER].snapshot())
+
+
+async def post_cluster(request: web.Request) -> web.Response:
+    body = await _body(request)
+    problem = await request.app[CLUSTER].act(
+        str(body.get("process", "")), str(body.get("action", ""))
+    )
+    if problem is not None:
+        return _error(problem)
+    return web.json_response({"ok": True})
+
+
 # --- the application ----------------------------------------------------------------------
 
 
@@ -378,8 +414,8 @@ async def _send(ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         await ws.send_json(data)
 
 
-def create_app(world: SandboxWorld) -> web.Application:
-    """The page and its API for this sandbox world."""
+def create_app(world: SandboxWorld, cluster: ClusterControl | None = None) -> web.Application:
+    """The page and its API for this sandbox world; with ``cluster``, the Cluster panel's."""
     app = web.Application(middlewares=[guard])
     app[WORLD] = world
     app[SOCKETS] = set()
@@ -410,4 +446,8 @@ def create_app(world: SandboxWorld) -> web.Application:
     app.router.add_post("/api/click", post_click)
     app.router.add_post("/api/select", post_select)
     app.router.add_post("/api/modal", post_modal)
+    if cluster is not None:
+        app[CLUSTER] = cluster
+        app.router.add_get("/api/cluster", get_cluster)
+        app.router.add_post("/api/cluster", post_cluster)
     return app

@@ -31,6 +31,23 @@ class PageUnavailable(Exception):
     """The sandbox page's port cannot be opened (taken, or not allowed)."""
 
 
+async def serve_page(app: web.Application, port: int) -> tuple[web.AppRunner, str]:
+    """Serve the page's application on 127.0.0.1:``port``; its runner and address."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, HOST, port)
+    try:
+        await site.start()
+    except OSError as error:
+        await runner.cleanup()
+        raise PageUnavailable(
+            f"Cannot open the sandbox on {HOST}:{port} ({error.strerror or error})."
+            " Set SANDBOX_PORT to a free port, or 0 for any."
+        ) from error
+    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return runner, f"http://{HOST}:{bound}/"
+
+
 class Sandbox:
     """The whole sandbox; ``async with Sandbox(settings) as sandbox:`` then open ``sandbox.url``.
 
@@ -67,18 +84,7 @@ class Sandbox:
             raise
 
     async def _serve_page(self) -> None:
-        self._runner = web.AppRunner(create_app(self.world), access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, HOST, self.port)
-        try:
-            await site.start()
-        except OSError as error:
-            raise PageUnavailable(
-                f"Cannot open the sandbox on {HOST}:{self.port} ({error.strerror or error})."
-                " Set SANDBOX_PORT to a free port, or 0 for any."
-            ) from error
-        bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://{HOST}:{bound}/"
+        self._runner, self.url = await serve_page(create_app(self.world), self.port)
 
     async def stop(self) -> None:
         """Close the page, then the bot (which saves and closes the database), then the fake."""

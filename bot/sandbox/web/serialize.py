@@ -10,7 +10,7 @@ import copy
 from typing import Any
 from urllib.parse import quote
 
-from ..loopback import Attachment, Channel, Message, User
+from ..loopback import Attachment, Channel, Guild, Message, User
 from .world import SandboxWorld
 
 
@@ -88,24 +88,35 @@ def message_json(world: SandboxWorld, message: Message, viewer: int) -> dict[str
     }
 
 
-def mentions_json(world: SandboxWorld) -> dict[str, dict[str, str]]:
-    """Names for ``<@id>``, ``<@&id>`` and ``<#id>`` in message text."""
+def mentions_json(world: SandboxWorld, guild: Guild) -> dict[str, dict[str, str]]:
+    """Names for ``<@id>``, ``<@&id>`` and ``<#id>`` in message text (the server's roles;
+    the channels of every server)."""
     return {
         "users": {str(u.id): u.name for u in world.fake.world.users.values()},
-        "roles": {str(r.id): r.name for r in world.guild.roles.values()},
-        "channels": {str(c.id): c.name for c in world.guild.channels.values()},
+        "roles": {str(r.id): r.name for r in guild.roles.values()},
+        "channels": {str(c.id): c.name for g in world.servers for c in g.channels.values()},
     }
 
 
-def state_json(world: SandboxWorld) -> dict[str, Any]:
-    """The server, its channels, the people one can act as, the bot, and mention names."""
+def server_json(world: SandboxWorld, guild: Guild) -> dict[str, Any]:
+    return {"id": str(guild.id), "name": guild.name, "shard": world.shard(guild)}
+
+
+def state_json(
+    world: SandboxWorld, guild: Guild | None = None, *, cluster: bool = False
+) -> dict[str, Any]:
+    """A server (default: the first), its channels, the people one can act as, the bot,
+    mention names, every server (to switch to), and whether a cluster runs the bot."""
+    guild = guild or world.guild
     return {
-        "server": {"id": str(world.guild.id), "name": world.guild.name},
-        "channels": [channel_json(c) for c in world.channels()],
+        "server": {"id": str(guild.id), "name": guild.name},
+        "servers": [server_json(world, g) for g in world.servers],
+        "channels": [channel_json(c) for c in world.channels(guild)],
         "people": [user_json(p) for p in world.people],
         "bot": user_json(world.bot),
-        "mentions": mentions_json(world),
+        "mentions": mentions_json(world, guild),
         "revision": world.fake.revision,
+        "cluster": cluster,
     }
 
 

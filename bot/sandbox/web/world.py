@@ -1,7 +1,9 @@
-"""The sandbox's Discord: the loopback fake, one server, a few people, and change notices.
+"""The sandbox's Discord: the loopback fake, its servers, a few people, and change notices.
 
-The server, its channels and its people get the same ids on every run, so tables saved in
-the database by an earlier sandbox session find their channel and players again.
+One server, or with several shards (``python -m bot --processes N``) one server on each
+shard, so that every process of the cluster hosts some of them. The servers, their
+channels and the people get the same ids on every run, so tables saved in the database by
+an earlier sandbox session find their channel and players again.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from bot.sharding import shard_of
 
 from ..loopback import Channel, Guild, LoopbackDiscord, User
 from ..loopback.models import DISCORD_EPOCH_MS
@@ -25,17 +29,24 @@ KEEP_RECORDS = 1000  # the fake's request and event logs are trimmed to this man
 
 
 class SandboxDiscord(LoopbackDiscord):
-    """The loopback Discord, telling listeners (debounced) whenever something may have changed."""
+    """The loopback Discord, telling listeners (debounced) whenever something may have changed.
 
-    def __init__(self) -> None:
-        super().__init__()
+    ``shards`` and ``max_concurrency`` are the loopback's own (see :class:`LoopbackDiscord`).
+    """
+
+    def __init__(self, *, shards: int = 1, max_concurrency: int = 1) -> None:
+        super().__init__(shards=shards, max_concurrency=max_concurrency)
         self.revision = 0
         self.listeners: list[Callable[[int], None]] = []
+        self.command_copies: tuple[int, list[int]] | None = None
+        """(server, other servers): the commands synced to the first are the others' too."""
+        self._copied: list[str] = []
         self._notice: asyncio.TimerHandle | None = None
 
     def touch(self) -> None:
         super().touch()
         self.revision += 1
+        self._copy_commands()
         if self._notice is not None:
             return
         try:
@@ -43,6 +54,22 @@ class SandboxDiscord(LoopbackDiscord):
         except RuntimeError:
             return
         self._notice = loop.call_later(0.03, self._notify)
+
+    def _copy_commands(self) -> None:
+        """The bot syncs its commands to the sandbox's first server (``DEV_GUILD_ID``); the
+        other servers get the same, as if synced to each, so people can play there too."""
+        if self.command_copies is None:
+            return
+        source_id, others = self.command_copies
+        source = self.guild_commands.get(source_id, {})
+        versions = [c.get("version", "") for c in source.values()]
+        if versions == self._copied:
+            return
+        self._copied = versions
+        for guild_id in others:
+            self.guild_commands[guild_id] = {
+                name: {**command, "guild_id": str(guild_id)} for name, command in source.items()
+            }
 
     def _notify(self) -> None:
         self._notice = None
@@ -60,11 +87,18 @@ class SandboxDiscord(LoopbackDiscord):
 
 @dataclass
 class SandboxWorld:
-    """What the page shows: the server, its people (in switch order) and the bot."""
+    """What the page shows: the servers (the first is the sandbox's own), the people (in
+    switch order) and the bot."""
 
     fake: SandboxDiscord
     guild: Guild
     people: list[User]
+    servers: list[Guild] = field(default_factory=list)
+    """Every server of the sandbox, the first one (``guild``) first."""
+
+    def __post_init__(self) -> None:
+        if not self.servers:
+            self.servers = [self.guild]
 
     @property
     def bot(self) -> User:
@@ -73,9 +107,17 @@ class SandboxWorld:
     def person(self, user_id: int) -> User | None:
         return next((p for p in self.people if p.id == user_id), None)
 
-    def channels(self) -> list[Channel]:
-        """Text channels by position, each followed by its threads."""
-        everything = list(self.guild.channels.values())
+    def server(self, guild_id: int) -> Guild | None:
+        return next((g for g in self.servers if g.id == guild_id), None)
+
+    def shard(self, guild: Guild) -> int:
+        """The shard a server is on (Discord's rule)."""
+        return shard_of(guild.id, self.fake.shard_count)
+
+    def channels(self, guild: Guild | None = None) -> list[Channel]:
+        """A server's (default: the first one's) text channels by position, each followed by
+        its threads."""
+        everything = list((guild or self.guild).channels.values())
         top = sorted((c for c in everything if not c.is_thread), key=lambda c: c.position)
         ordered: list[Channel] = []
         for channel in top:
@@ -86,16 +128,22 @@ class SandboxWorld:
         return ordered
 
     def channel(self, channel_id: int) -> Channel | None:
-        """A channel or thread of the sandbox server."""
-        return self.guild.channels.get(channel_id)
+        """A channel or thread of one of the sandbox's servers."""
+        for guild in self.servers:
+            found = guild.channels.get(channel_id)
+            if found is not None:
+                return found
+        return None
 
 
 @contextlib.contextmanager
-def fixed_ids(fake: LoopbackDiscord) -> Iterator[None]:
-    """Within: the fake hands out the same ids, in order, on every run."""
+def fixed_ids(fake: LoopbackDiscord, millisecond: int = 0) -> Iterator[None]:
+    """Within: the fake hands out the same ids, in order, on every run; their time is
+    ``millisecond`` ms after the base (the time decides a server's shard)."""
     real = fake.world.snowflake
     counter = iter(range(1, 1 << 17))
-    fake.world.snowflake = lambda: FIXED_ID_BASE + next(counter)  # type: ignore[assignment]
+    base = FIXED_ID_BASE + (millisecond << 22)
+    fake.world.snowflake = lambda: base + next(counter)  # type: ignore[assignment]
     try:
         yield
     finally:
@@ -103,13 +151,28 @@ def fixed_ids(fake: LoopbackDiscord) -> Iterator[None]:
 
 
 def build_world(fake: SandboxDiscord, people: tuple[str, ...] = PEOPLE) -> SandboxWorld:
-    """One server owned by the first person, everyone a member, #general and #games."""
+    """One server on each of the fake's shards, each owned by the first person, everyone a
+    member, #general and #games; the first server is the sandbox's own.
+
+    Server ``k`` has ids ``k`` ms after the first's: ``shard_count`` consecutive
+    milliseconds fall on every shard once, and each server keeps its ids whatever the
+    shard count."""
     fake.world.bot_user.name = BOT_NAME
     with fixed_ids(fake):
         users = [fake.add_user(name) for name in people]
-        guild = fake.add_guild(SERVER_NAME, owner=users[0])
-        for user in users[1:]:
-            fake.add_member(guild, user)
-        for name in CHANNELS:
-            fake.add_channel(guild, name)
-    return SandboxWorld(fake, guild, users)
+        servers = [_server(fake, SERVER_NAME, users)]
+    for k in range(1, fake.shard_count):
+        with fixed_ids(fake, millisecond=k):
+            servers.append(_server(fake, f"{SERVER_NAME} {k + 1}", users))
+    if len(servers) > 1:
+        fake.command_copies = (servers[0].id, [g.id for g in servers[1:]])
+    return SandboxWorld(fake, servers[0], users, servers)
+
+
+def _server(fake: SandboxDiscord, name: str, users: list[User]) -> Guild:
+    guild = fake.add_guild(name, owner=users[0])
+    for user in users[1:]:
+        fake.add_member(guild, user)
+    for channel in CHANNELS:
+        fake.add_channel(guild, channel)
+    return guild

@@ -874,7 +874,9 @@ async function openChannel(channelId) {
 }
 
 async function loadState() {
-  const data = await getJSON("/api/state");
+  const data = await getJSON(`/api/state${serverQuery()}`);
+  drawServers(data);
+  if (data.cluster) startCluster();
   const fingerprint = JSON.stringify([data.server, data.channels, data.people, data.mentions]);
   if (fingerprint === state.stateFingerprint) return;
   state.stateFingerprint = fingerprint;
@@ -905,6 +907,138 @@ async function loadCommands() {
     if ($("composer").value) updateComposer();
   }
   document.body.dataset.commands = String(state.commands.length);
+}
+
+// --- servers: one on each shard when several bot processes run ---------------------------------
+
+const servers = { id: localStorage.getItem("qt-sandbox-server"), list: [], key: "" };
+
+function serverQuery() { return servers.id ? `?server=${encodeURIComponent(servers.id)}` : ""; }
+
+function drawServers(data) {
+  // The server shown is the one the sandbox answered for (its first one if ours is gone).
+  servers.id = data.server.id;
+  servers.list = data.servers || [];
+  $("servers").hidden = servers.list.length < 2;
+  const key = JSON.stringify([servers.id, servers.list]);
+  if (key === servers.key) return;
+  servers.key = key;
+  $("server-switch").replaceChildren(...servers.list.map((s) => el("option", {
+    value: s.id, selected: s.id === servers.id, "data-shard": s.shard,
+  }, `Shard ${s.shard} · ${s.name}`)));
+}
+
+async function switchServer(serverId) {
+  if (serverId === servers.id) return;
+  servers.id = serverId;
+  localStorage.setItem("qt-sandbox-server", serverId);
+  clearChannelView();
+  hideError();
+  hideOptions();
+  await loadState();
+  await loadCommands();
+  await refresh();
+}
+
+// --- the cluster panel: which process holds which shard, and signals to try a fail-over ---------
+
+const cluster = { timer: null, busy: false, shards: new Map(), processes: new Map() };
+const CLUSTER_ACTIONS = [
+  ["stop", "Stop", "SIGTERM: it hands its shards over and exits", 2],
+  ["kill", "Kill", "SIGKILL: it dies without a word", 4],
+  ["pause", "Pause", "SIGSTOP: it freezes, holding its leases until they run out", 2],
+  ["resume", "Resume", "SIGCONT after a pause", 3],
+  ["start", "Start again", "Start the process again", 1],
+];
+
+function startCluster() {
+  if (cluster.timer) return;
+  document.body.classList.add("clustered");
+  $("cluster-panel").hidden = false;
+  pollCluster();
+  cluster.timer = setInterval(pollCluster, 1500);
+}
+
+async function pollCluster() {
+  if (cluster.busy) return;
+  cluster.busy = true;
+  try {
+    drawCluster(await getJSON("/api/cluster"));
+  } catch (error) {
+    $("cluster-error").textContent = `The cluster could not be read: ${error.message}`;
+    $("cluster-error").hidden = false;
+  } finally {
+    cluster.busy = false;
+  }
+}
+
+function clusterRow(map, key, list, build) {
+  // Rows are made once and then updated, so a button is never replaced under the pointer.
+  let row = map.get(key);
+  if (!row) {
+    row = build();
+    map.set(key, row);
+    list.append(row);
+  }
+  return row;
+}
+
+function drawShard(shard) {
+  const row = clusterRow(cluster.shards, shard.shard, $("cluster-shards"), () => el("li", { "data-shard": shard.shard },
+    el("span", { class: "title" }), el("span", { class: "who" }), el("span", { class: "muted lease" })));
+  const [title, who, lease] = row.children;
+  title.textContent = `Shard ${shard.shard} · ${shard.server}`;
+  let holder = "free (nobody holds it)";
+  if (shard.live) holder = shard.process ? `${shard.process} (pid ${shard.pid})` : `${shard.holder} (not started here)`;
+  else if (shard.holder) holder = `free: ${shard.released ? "let go by" : "lease ran out for"} ${shard.process || `pid ${shard.pid}`}`;
+  who.textContent = holder;
+  lease.textContent = shard.live ? `epoch ${shard.epoch} · lease ends in ${Math.max(0, shard.expires_in).toFixed(1)} s`
+    : shard.epoch ? `epoch ${shard.epoch} · the next holder takes epoch ${shard.epoch + 1}` : "never held";
+  row.dataset.live = String(shard.live);
+  row.dataset.process = shard.live && shard.process ? shard.process : "";
+  row.dataset.epoch = String(shard.epoch);
+}
+
+function drawProcess(proc) {
+  const row = clusterRow(cluster.processes, proc.name, $("cluster-processes"), () => {
+    const actions = el("div", { class: "actions" });
+    for (const [action, label, title, style] of CLUSTER_ACTIONS) {
+      const button = el("button", { type: "button", class: `btn style-${style}`, title, "data-action": action }, label);
+      button.addEventListener("click", () => clusterAction(proc.name, action));
+      actions.append(button);
+    }
+    return el("li", { "data-process-name": proc.name },
+      el("span", { class: "title" }), el("span", { class: "state" }), el("span", { class: "muted health" }), actions);
+  });
+  const [title, stateLine, health, actions] = row.children;
+  title.textContent = proc.pid ? `${proc.name} · pid ${proc.pid}` : proc.name;
+  const held = proc.shards.length ? `: shard${proc.shards.length > 1 ? "s" : ""} ${proc.shards.join(", ")}` : "";
+  stateLine.textContent = proc.state === "exited" ? `exited (code ${proc.exit_code})` : `${proc.state}${held}`;
+  health.textContent = proc.health || "";
+  row.dataset.state = proc.state;
+  const running = !["exited", "not started"].includes(proc.state);
+  const allowed = {
+    stop: running && proc.state !== "paused", kill: running, pause: running && proc.state !== "paused",
+    resume: proc.state === "paused", start: !running,
+  };
+  for (const button of actions.children) button.disabled = !allowed[button.dataset.action];
+}
+
+function drawCluster(data) {
+  $("cluster-error").hidden = !data.error;
+  $("cluster-error").textContent = data.error || "";
+  data.shards.forEach(drawShard);
+  data.processes.forEach(drawProcess);
+  $("cluster-standby").textContent = data.standby.length
+    ? `Standby: ${data.standby.join(", ")} (takes over the moment a lease ends)`
+    : "No standby: a shard whose process ends waits for it to start again.";
+  document.body.dataset.cluster = String(data.processes.length);
+}
+
+async function clusterAction(name, action) {
+  const result = await postJSON("/api/cluster", { process: name, action });
+  if (!result.ok) showError(result.error || "That did not work.");
+  await pollCluster();
 }
 
 // --- live updates -------------------------------------------------------------------------------
@@ -939,6 +1073,7 @@ async function main() {
   new ResizeObserver(() => keepInView()).observe($("messages"));
   $("modal").addEventListener("submit", submitModal);
   $("modal-cancel").addEventListener("click", closeModal);
+  $("server-switch").addEventListener("change", (event) => switchServer(event.target.value));
   document.addEventListener("keydown", (event) => { if (event.key === "Escape" && state.modal) closeModal(); });
   await loadState();
   await loadCommands();
