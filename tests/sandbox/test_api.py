@@ -76,6 +76,8 @@ async def test_state_names_the_server_people_and_channels(m: Mini) -> None:
     response = await m.client.get("/api/state")
     state = await response.json()
     assert [p["name"] for p in state["people"]] == list(PEOPLE)
+    # The first person owns the server (may cancel or kick anyone's table): the page says so.
+    assert [p["owner"] for p in state["people"]] == [True] + [False] * (len(PEOPLE) - 1)
     assert [c["name"] for c in state["channels"]] == ["general", "games"]
     assert state["bot"] == {"id": str(m.fake.bot_user.id), "name": "Quantum Table", "bot": True}
     assert state["mentions"]["users"][m.person("Bob")] == "Bob"

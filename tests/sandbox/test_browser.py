@@ -254,6 +254,10 @@ async def test_forms_menus_and_completion_work_in_the_page(mini: Mini, page: Pag
     """With the loopback's minimal bot: a modal as a dialog, a select menu, autocomplete."""
     await page.goto(str(mini.client.make_url("/")))
     await expect(page.locator("body")).to_have_attribute("data-live", "true")
+    owner = page.locator("#people .owner-badge")  # the first person owns the server
+    await expect(owner).to_have_count(1)
+    await expect(owner).to_have_attribute("title", re.compile("may cancel any table"))
+    await expect(page.locator('#people button[data-person="Alice"] .owner-badge')).to_have_count(1)
     await page.locator('#channels button[data-channel="games"]').click()
     await expect(page.locator("#messages")).to_have_attribute("data-channel", mini.channel("games"))
     await page.locator('#people button[data-person="Carol"]').click()

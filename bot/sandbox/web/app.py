@@ -246,13 +246,17 @@ async def get_messages(request: web.Request) -> web.Response:
     person = _viewer(world, request.query.get("viewer"))
     channel_id = _channel_id(world, request.query.get("channel"))
     messages = world.fake.messages(channel_id, viewer=person)[-MESSAGE_LIMIT:]
+    channel = world.fake.world.channels.get(channel_id)
+    guild = (
+        world.server(channel.guild_id) if channel and channel.guild_id else None
+    ) or world.guild
     return web.json_response(
         {
             "viewer": str(person.id),
             "channel": str(channel_id),
             "revision": world.fake.revision,
             "messages": [message_json(world, m, person.id) for m in messages],
-            "mentions": mentions_json(world),
+            "mentions": mentions_json(world, guild),
         }
     )
 

@@ -112,7 +112,7 @@ def state_json(
         "server": {"id": str(guild.id), "name": guild.name},
         "servers": [server_json(world, g) for g in world.servers],
         "channels": [channel_json(c) for c in world.channels(guild)],
-        "people": [user_json(p) for p in world.people],
+        "people": [{**user_json(p), "owner": p.id == guild.owner_id} for p in world.people],
         "bot": user_json(world.bot),
         "mentions": mentions_json(world, guild),
         "revision": world.fake.revision,

@@ -812,12 +812,20 @@ function onComposerKey(event) {
 
 // --- people and channels ------------------------------------------------------------------------
 
+// The server's owner (like a manager on Discord) may cancel any table and remove anyone from
+// one, after a confirmation: say so where people pick who they act as.
+const OWNER_NOTE = "Owns this server: may cancel any table or remove a player from it (after confirming)";
+
+function ownerBadge(person) {
+  return person.owner ? [el("span", { class: "owner-badge", title: OWNER_NOTE }, "owner")] : [];
+}
+
 function drawPeople() {
   $("people").replaceChildren(...state.people.map((person) => {
     const button = el("button", {
       type: "button", class: "person", role: "radio", "aria-checked": person.id === state.viewer ? "true" : "false",
       "data-person-id": person.id, "data-person": person.name,
-    }, avatar(person), el("span", {}, person.name));
+    }, avatar(person), el("span", {}, person.name), ...ownerBadge(person));
     button.addEventListener("click", () => actAs(person.id));
     return button;
   }));
