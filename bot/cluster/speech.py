@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from bot.tables.protocols import Presenter
 from bot.tables.table import Table
@@ -53,5 +54,8 @@ class ShardPresenter:
         if self.may_speak(table.record.guild_id):
             self.inner.private_changed(table)
 
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.inner, name)
+    def remember(self, table: Table, *args: Any) -> None:
+        """Keep a person's private view up to date from now on (see ``bot.ui``)."""
+        remember = getattr(self.inner, "remember", None)
+        if remember is not None:
+            remember(table, *args)
