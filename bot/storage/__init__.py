@@ -4,7 +4,7 @@ through asyncpg when ``DATABASE_URL`` names one).
 Import from here: ``from bot.storage import Database, GameRecord, SeatRecord, ...``.
 """
 
-from .db import UNCHANGED, Database, Unchanged
+from .db import Database
 from .errors import (
     DatabaseUnavailable,
     GameClosed,
@@ -15,6 +15,7 @@ from .errors import (
     StorageError,
     VersionConflict,
 )
+from .games import UNCHANGED, Unchanged
 from .migrations import MIGRATIONS, Migration
 from .models import (
     AI_PLAYER_NAME,

@@ -136,7 +136,7 @@ def test_migration_list_is_numbered_without_gaps() -> None:
 
 async def test_hot_queries_use_indexes() -> None:
     """Guard against a schema change silently turning a hot query into a table scan."""
-    from bot.storage.db import _POSITION_SQL
+    from bot.storage.boards import _POSITION_SQL
 
     queries = [
         "SELECT * FROM games AS g WHERE g.status IN ('lobby', 'active')"
