@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.engines.base import plural
 from bot.render.frames import FrameEncoder
-from bot.tables import replay
+from bot.tables import coaching, replay
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -68,6 +68,7 @@ def private_panel(view: PrivateView) -> Panel:
     obs = engine.observe(state, seat)
     legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
     panel = table.spec.ui.private_panel(obs, legal, view.names)
+    coaching.offer(panel, table, legal)
     panel.version = view.version
     panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
     return panel
@@ -120,6 +121,8 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         final_fields = getattr(spec.ui, "final_fields", None)
         if final_fields is not None:
             fields += final_fields(obs, table.names)
+        if (hints := coaching.results_field(table)) is not None:
+            fields.append(hints)
         return Panel(
             title=f"{title} · finished",
             description=f"🏆 **{winners}** won.\n\n{events}",
@@ -184,7 +187,11 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
         ),
         fields=[
             Field("Seats", seats or "(empty)", inline=False),
-            Field("Options", f"{options}\nTurn timer: {turn_timeout / 60:g} min", inline=False),
+            Field(
+                "Options",
+                f"{options}\nTurn timer: {turn_timeout / 60:g} min\n{coaching.options_line(table)}",
+                inline=False,
+            ),
         ],
         controls=[
             Control(JOIN, "Join", "success", row=0),

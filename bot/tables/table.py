@@ -31,6 +31,8 @@ class Table:
     runner: asyncio.Task[None] | None = None
     private_views: dict[int, tuple[Any, asyncio.Future[Any]]] = field(default_factory=dict)
     """Per seat: the private view last drawn (or being drawn) and what it was drawn from."""
+    hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
+    """Per seat: the table version of its last hint and that hint's analysis (or its work)."""
 
     # --- identity and seats ------------------------------------------------------------
 
@@ -77,6 +79,11 @@ class Table:
         """The level the AI plays ``seat`` at: an AI seat's own, normal for a person it covers."""
         record = self.record.seats[seat]
         return (record.level or "normal") if record.is_ai else "normal"
+
+    def ai_seed(self, version: int, seat: int) -> str:
+        """The random source's seed of an AI deciding for ``seat`` at table ``version`` (a
+        hint at that moment uses it too, so it names the hard AI's very move)."""
+        return f"{self.record.seed}:ai:{version}:{seat}"
 
     def acted_since(self, seat: int, version: int) -> bool:
         return any(v > version and s == seat for v, s in self.history)
