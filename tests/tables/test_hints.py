@@ -128,6 +128,12 @@ async def test_the_results_say_hints_were_on_and_who_asked(db: Database) -> None
     finished = core.public_panel(table)
     (hints,) = [f for f in finished.fields if f.name == "Hints"]
     assert hints.value == "On: asked by Alice 2 times."
+    rematch, opened = await core.rematch(table.id, ALICE)
+    assert opened and rematch.record.config["hints"] is True
+    assert "hints_used" not in rematch.record.config  # the new game counts afresh
+    assert "Hints: on" in next(
+        f.value for f in core.public_panel(rematch).fields if f.name == "Options"
+    )
     await core.close()
 
 
