@@ -183,7 +183,9 @@ def hard_action(
     samples: int = SAMPLES,
 ) -> str:
     """Perfect-information Monte Carlo over the candidate moves (``normal`` when there is no
-    choice worth searching, or no whole sample fits before the deadline)."""
+    choice worth searching, or no whole sample fits before the deadline). A rollout that
+    would end past the deadline (judged by the longest so far) is not begun, so the search
+    ends by its deadline rather than one rollout after it."""
     return hard_analysis(obs, rng, normal, deadline, samples).move
 
 
@@ -223,6 +225,7 @@ def hard_analysis(
     prior = Prior(obs, dealer) if PRIOR and Prior.helps(obs, dealer) else None
     budget = samples * len(moves)  # rollouts: a move dropped leaves more worlds to the rest
     done = 0
+    longest = 0.0  # the longest rollout so far: one that would end past the deadline is not begun
     while budget >= len(moves) and (deadline is None or time.monotonic() < deadline):
         seed = rng.random()
         world = dealer.deal(random.Random(seed)) if prior is None else prior.deal(seed)
@@ -230,13 +233,15 @@ def hard_analysis(
         values = {}
         on_top = {}
         for move in [*moves, *extra]:
-            if deadline is not None and time.monotonic() >= deadline:
+            began = time.monotonic()
+            if deadline is not None and began + longest >= deadline:
                 break
             sim = world.copy(roller(seed + 1))  # the same dice for each move
             sim.apply(me, parsed[move])
             sim.rollout()
             values[move] = worth(sim, me) if standing is None else standing.value(sim)
             on_top[move] = top_share(sim, me)
+            longest = max(longest, time.monotonic() - began)
         if len(values) < len(moves) + len(extra):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
