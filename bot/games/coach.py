@@ -76,6 +76,24 @@ def within_noise(analysis: Analysis) -> MoveValue | None:
     return max(above, key=lambda v: v.value or 0.0) if above else None
 
 
+def trade_off_note(analysis: Analysis, name: Callable[[str], str], unit: str) -> str:
+    """A sentence on a listed move that wins more often than the suggested one but scores
+    less on average (the search weighs the average), or nothing."""
+    chosen = analysis.best
+    if chosen.win is None or chosen.value is None:
+        return ""
+    for other in analysis.top(SHOWN)[1:]:
+        if other.win is None or other.value is None:
+            continue
+        if other.win > chosen.win + 0.005 and other.value < chosen.value:
+            return (
+                f" {name(other.move)} comes out on top a little more often "
+                f"({percent(other.win)}) but brings fewer {unit} on average, and the hard AI "
+                f"plays for the {unit}."
+            )
+    return ""
+
+
 def noise_note(
     analysis: Analysis, name: Callable[[str], str], figure: Callable[[MoveValue], str]
 ) -> str:

@@ -16,7 +16,7 @@ from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import ai as flume_ai
 from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation
 from bot.engines.flume.rules import POINT_LABELS, is_trump
-from bot.games.coach import hint, noise_note, percent, sampled, signed
+from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.render.flume import render_flume, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel, Style
@@ -317,7 +317,7 @@ def hint_text(obs: FlumeObservation, analysis: Analysis) -> str:
         f"{signed(float(best.detail.get('points', 0.0)), 'points')} over the other side on "
         "average."
     )
-    why += noise_note(analysis, move_text, figure)
+    why += noise_note(analysis, move_text, figure) or trade_off_note(analysis, move_text, "points")
     return hint(analysis, move_text, why, figure)
 
 

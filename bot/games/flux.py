@@ -21,7 +21,7 @@ from bot.engines.flux.rules import (
     is_zilch,
     variants_text,
 )
-from bot.games.coach import hint, noise_note, percent, sampled, signed
+from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.games.flux_scores import score_fields
 from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
@@ -314,6 +314,8 @@ RULES = {
     "hands shown (or costs you the least).",
     "poker": "These are your best five cards for the poker game.",
     "only": "It's the only move worth weighing here.",
+    "no-deal": "There was no time to play out a single deal: this is the hard AI's first "
+    "choice before searching.",
 }
 
 
@@ -350,7 +352,10 @@ def hint_text(obs: FluxObservation, analysis: Analysis) -> str:
             f"others' average, and you take the most points of the hand "
             f"{percent(best.win or 0.0)} of the time."
         )
-    why += noise_note(analysis, name, figure)
+    if analysis.kind == "win":
+        why += noise_note(analysis, name, figure)
+    else:
+        why += noise_note(analysis, name, figure) or trade_off_note(analysis, name, "points")
     return hint(analysis, name, why, figure)
 
 

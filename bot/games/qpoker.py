@@ -24,7 +24,7 @@ from bot.engines.qpoker.engine import (
     QPokerObservation,
     QubitView,
 )
-from bot.games.coach import hint, noise_note, percent, sampled, signed
+from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.render.qpoker import render_qpoker, render_qpoker_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
@@ -268,6 +268,9 @@ def hint_text(obs: QPokerObservation, analysis: Analysis, names: list[str]) -> s
         return move_text(move, names)
 
     if analysis.kind == "rule":
+        if analysis.reason == "no-deal":
+            why = "There was no time to play out a single deal: this is the normal AI's choice."
+            return hint(analysis, name, why)
         return hint(analysis, name, "It's the only move open to you.")
     best = analysis.best
     worlds = (
@@ -292,7 +295,10 @@ def hint_text(obs: QPokerObservation, analysis: Analysis, names: list[str]) -> s
             f"{worlds}, you win the round {percent(best.win or 0.0)} of the time with it, "
             f"{signed(best.value or 0.0, 'chips')} on average."
         )
-    why += noise_note(analysis, name, figure)
+    if analysis.kind == "win":
+        why += noise_note(analysis, name, figure)
+    else:
+        why += noise_note(analysis, name, figure) or trade_off_note(analysis, name, "chips")
     return hint(analysis, name, why, figure)
 
 

@@ -372,13 +372,7 @@ def analyse(
         if suit is None:
             return Analysis.rule(choose_action(obs, rng), "no-deal")
         named = {f"trump:{k}": v for k, v in by_suit.items()}
-        tally = fs.Tally(
-            tally.weight,
-            {f"trump:{k}": v for k, v in tally.wins.items()},
-            {f"trump:{k}": v for k, v in tally.ends.items()},
-            {f"trump:{k}": v for k, v in tally.points.items()},
-        )
-        return _searched(f"trump:{suit}", named, tally, done, "trump")
+        return _searched(f"trump:{suit}", named, _prefixed(tally, "trump:"), done, "trump")
     if obs.phase == "play":
         options = _cards_of(obs, "play:")
         if len(options) > 1:
@@ -391,18 +385,21 @@ def analyse(
             if best is None:
                 return Analysis.rule("play:" + normal, "no-deal")
             named = {f"play:{c}": t for c, t in zip(ordered, totals, strict=True)}
-            tally = fs.Tally(
-                tally.weight,
-                {f"play:{k}": v for k, v in tally.wins.items()},
-                {f"play:{k}": v for k, v in tally.ends.items()},
-                {f"play:{k}": v for k, v in tally.points.items()},
-            )
-            return _searched("play:" + best, named, tally, done, "play")
+            return _searched("play:" + best, named, _prefixed(tally, "play:"), done, "play")
         return Analysis.rule(choose_action(obs, rng), "only")
     reason = {"discard": "discard", "call": "call", "trump": "no-search"}.get(obs.phase, "only")
     if obs.phase == "bid" and len(obs.legal) > 1:
         reason = "no-search"
     return Analysis.rule(choose_action(obs, rng), reason)
+
+
+def _prefixed(tally: fs.Tally, prefix: str) -> fs.Tally:
+    """``tally`` with its options named as moves (``"H"`` -> ``"trump:H"``)."""
+
+    def named(counts: dict[str, float]) -> dict[str, float]:
+        return {prefix + k: v for k, v in counts.items()}
+
+    return fs.Tally(tally.weight, named(tally.wins), named(tally.ends), named(tally.points))
 
 
 def _searched(

@@ -202,7 +202,7 @@ def hard_analysis(
     this hand (kind "points"), with the share of worlds in which it came out on top of the
     hand (scope "hand"); or, in the game's last hands, the chance to win the game (kind
     "win"). Reasons: "search" (the clearest winner over the normal move), "only" (one
-    candidate). ``samples``: worlds at most (:data:`SAMPLES` by default). ``also``: moves
+    candidate), "no-deal" (no whole world fitted before the deadline: the normal move). ``samples``: worlds at most (:data:`SAMPLES` by default). ``also``: moves
     to value on the same worlds, never chosen."""
     me = obs.seat
     assert me is not None
@@ -252,6 +252,8 @@ def hard_analysis(
         if done >= RACE_FROM and done % RACE_EVERY == 0:
             moves = race(runs, moves, normal)
     chosen = clearly_better({m: runs[m] for m in moves}, normal, CONFIDENCE)
+    if not done:
+        return Analysis.rule(chosen, "no-deal")
     figures = [
         MoveValue(
             move=move,

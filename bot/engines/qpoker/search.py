@@ -721,7 +721,8 @@ def hard_analysis(
     "chips") with its share of winning the round (scope "round"), or near the match's end
     its chance to win the match (kind "win", scope "game"). Reasons: "search"; "only" (one
     legal move). ``samples``: worlds (:data:`SAMPLES` by default). ``also``: moves to value
-    on the same worlds, never chosen."""
+    on the same worlds, never chosen. "no-deal": no world was played out before the
+    deadline (the normal move)."""
     me = obs.seat
     assert me is not None
     samples = SAMPLES if samples is None else samples
@@ -766,6 +767,8 @@ def hard_analysis(
             shares[move].append(won[move])
     chosen = clearly_better({m: runs[m] for m in candidates}, fallback, CONFIDENCE)
     done = len(runs[fallback])
+    if not done:
+        return Analysis.rule(chosen, "no-deal")
     figures = [
         MoveValue(
             move=move,
