@@ -3,9 +3,10 @@ stalls meanwhile, whether the hint's move is the hard AI's, and what following h
 
 1. **Time** (``--timing N``, per game): the hosting core as the bot runs it (a real SQLite
    database, the AI worker processes, the bot's budget ``--budget``, 1 s unless set) with
-   every seat a person; the people play the normal AI's moves and ask for a hint at every
-   N-th decision (``--hints`` of them per game). Printed: the hint's whole time (the click's
-   work: the analysis in a worker, then the view drawn with the hint; mean, p95, max), the
+   every seat a person; the people play the normal AI's moves and, at every N-th decision,
+   open their view and ask for a hint (``--hints`` of them per game). Printed: the hint's
+   whole time (the click's work: the analysis in a worker, then the hint put under the view;
+   mean, p95, max), the
    analysis alone as the worker pool measured it, and the event loop's worst stall while
    hints were worked out (a 5 ms ticker's lateness; goal: under 20 ms), next to the same
    ticker's worst over 5 s of an idle loop (what the machine alone adds).
@@ -217,6 +218,7 @@ async def timing(args: argparse.Namespace) -> None:
                     seat = sorted(engine.to_act(table.state))[0]
                     who = people[seat]
                     if step % args.timing == 0:
+                        await core.private_panel(table.id, who.id)  # My hand, then Hint
                         seconds.clear()
                         ticker.on = True
                         started = time.perf_counter()

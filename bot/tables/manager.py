@@ -385,14 +385,18 @@ class TableManager:
                 del table.hints[seat]  # the next click tries again
         elif fresh:
             await self._count_hint(table, seat)
-        return await asyncio.to_thread(self._hinted_view, table, view, observation, analysis)
+        # The view the person has open is drawn already (shared, so it is copied): the hint
+        # goes under it. Only if the table moved on meanwhile is the hint's own drawn.
+        drawn = await self.private_panel(game_id, user_id, returning=False)
+        return await asyncio.to_thread(self._hinted_view, table, view, drawn, observation, analysis)
 
     @staticmethod
     def _hinted_view(
-        table: Table, view: panels.PrivateView, observation: Any, analysis: Any
+        table: Table, view: panels.PrivateView, drawn: Panel, observation: Any, analysis: Any
     ) -> Panel:
         text = None if analysis is None else coaching.hint_text(table, observation, analysis)
-        return coaching.with_hint(panels.private_panel(view), text)
+        base = drawn if drawn.version == view.version else panels.private_panel(view)
+        return coaching.with_hint(base, text)
 
     async def _count_hint(self, table: Table, seat: int) -> None:
         """One more hint for ``seat``, kept with the game's options (the results say it)."""
