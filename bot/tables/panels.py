@@ -165,6 +165,7 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
         for i, s in enumerate(table.seats)
     )
     options = spec.ui.options_text(table.config)
+    options += "\n" + coaching.options_line(table)
     rematch_of = record.config.get("rematch_of")
     invited = [s.user_id for s in table.seats if s.invited]
     again = ""
@@ -187,11 +188,7 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
         ),
         fields=[
             Field("Seats", seats or "(empty)", inline=False),
-            Field(
-                "Options",
-                f"{options}\nTurn timer: {turn_timeout / 60:g} min\n{coaching.options_line(table)}",
-                inline=False,
-            ),
+            Field("Options", f"{options}\nTurn timer: {turn_timeout / 60:g} min", inline=False),
         ],
         controls=[
             Control(JOIN, "Join", "success", row=0),
