@@ -16,7 +16,8 @@ stalls meanwhile, whether the hint's move is the hard AI's, and what following h
    and random source, and the two moves are compared (they must agree every time). The
    same seeds are then played with that seat as a plain normal AI: the difference of the
    two win shares is what following hints gains (a game won jointly by k seats counts 1/k;
-   Fingers' draws count 0). The searches take a fixed effort here, so the figures repeat
+   Fingers' draws count 0; in four-handed Flume the seat's team's wins count, its partner
+   a normal AI). The searches take a fixed effort here, so the figures repeat
    exactly: Flux ``--flux-samples`` worlds (the bot's budget usually stops it near 512),
    QuantumPoker its own 32, Flume 400 deals a decision (the cap it reaches in the bot),
    Fingers its work count, Quantum dice is exact.
@@ -45,6 +46,8 @@ from bot.games import all_games
 
 GAMES = ["qdice", "flume", "flux", "fingers", "qpoker"]
 SEATS = {"qdice": 2, "flume": 4, "flux": 4, "fingers": 3, "qpoker": 3}
+TEAMS = {"flume"}
+"""Four-handed Flume is played by two teams: a seat's share is its team's win (fair: 50%)."""
 OPTIONS: dict[str, dict[str, object]] = {"qpoker": {"rounds": 5}}
 
 
@@ -94,7 +97,8 @@ def play(game: str, seed: int, coached: bool, flux_samples: int) -> dict[str, An
     share = 0.0
     if engine.is_over(state):
         winners = engine.outcome(state).winners
-        share = 1 / len(winners) if me in winners else 0.0
+        if me in winners:
+            share = 1.0 if game in TEAMS else 1 / len(winners)
     return {"share": share, "agree": agree, "decisions": decisions, "over": engine.is_over(state)}
 
 
@@ -109,6 +113,7 @@ def games_report(args: argparse.Namespace, game: str) -> None:
             pool.map(play, *zip(*[(game, s, False, args.flux_samples) for s in seeds], strict=True))
         )
     n = SEATS[game]
+    fair = 1 / 2 if game in TEAMS else 1 / n
     agree = sum(r["agree"] for r in coached)
     decisions = sum(r["decisions"] for r in coached)
     with_hints = sum(r["share"] for r in coached)
@@ -123,7 +128,7 @@ def games_report(args: argparse.Namespace, game: str) -> None:
     )
     print(
         f"         following hints {with_hints / games:6.1%} (95% CI {low:.1%}-{high:.1%}), "
-        f"plain normal {without / games:6.1%} ({plow:.1%}-{phigh:.1%}), fair {1 / n:.1%}; "
+        f"plain normal {without / games:6.1%} ({plow:.1%}-{phigh:.1%}), fair {fair:.1%}; "
         f"gain {(with_hints - without) / games:+.1%} "
         f"({(with_hints / max(without, 1e-9)):.2f}x)"
         + (f"; {unfinished} unfinished" if unfinished else "")
