@@ -48,6 +48,16 @@ def default_workers() -> int:
     return max(1, cores)
 
 
+RETURN_SHARE = 0.03
+"""The share of the budget a search leaves for its answer's way back (finishing up, and the
+trip from the worker to the bot), so that the answer arrives within the budget."""
+
+
+def _deadline(budget: float) -> float:
+    """When a search that starts now must stop, for an answer within ``budget`` seconds."""
+    return time.monotonic() + budget * (1 - RETURN_SHARE)
+
+
 def _think(
     decide: Callable[[Any, str, random.Random, float | None], str],
     observation: Any,
@@ -56,7 +66,7 @@ def _think(
     budget: float,
 ) -> str:
     """In a worker: one decision, its deadline counted from when the worker starts on it."""
-    return decide(observation, level, random.Random(seed), time.monotonic() + budget)
+    return decide(observation, level, random.Random(seed), _deadline(budget))
 
 
 def _study(
@@ -67,7 +77,7 @@ def _study(
 ) -> Analysis:
     """In a worker: one analysis (the hard level's decision and its figures), its deadline
     counted like a decision's."""
-    return analyse(observation, random.Random(seed), time.monotonic() + budget)
+    return analyse(observation, random.Random(seed), _deadline(budget))
 
 
 def _worker_started(parent: int) -> None:
