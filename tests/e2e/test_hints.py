@@ -15,7 +15,7 @@ from bot.engines.analysis import Analysis
 from bot.sandbox.loopback import LoopbackDiscord, Message, User
 from bot.tables.table import Table
 from tests.e2e import fingers_play, flux_play, qpoker_play
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, until
 from tests.e2e.qdice_play import click_action
 from tests.e2e.qdice_play import play_to_the_end as qdice_to_the_end
 from tests.e2e.seeding import open_game
@@ -90,8 +90,10 @@ async def _hint(
     assert HINT_FIELD not in view.text()
     (button,) = [b for b in view.buttons if b.label == "Hint"]
     await w.fake.click(user, view, custom_id=button.custom_id)
+    # A search that runs long is answered late: the click is acknowledged, the view edited
+    # once the hint is ready.
+    await until(lambda: HINT_FIELD in view.refresh().text(), timeout=15)
     view = view.refresh()
-    assert HINT_FIELD in view.text(), view.text()
     held = table.hints[seat]
     assert held[0] == version
     analysis = held[1].result()
