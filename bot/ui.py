@@ -32,6 +32,7 @@ from bot.tables.views import (
     ASK_TEXT,
     CANCEL,
     HAND,
+    HINT,
     JOIN,
     KICK,
     LEAVE,
@@ -425,6 +426,10 @@ async def _handle_click(
     if action == HAND:
         panel = await manager.private_panel(game_id, who.id)
         await send_private(interaction, table, panel, edit=False)
+        return
+    if action == HINT:  # in the person's own view: answered there, and only to them
+        panel = await manager.hint(game_id, who.id)
+        await send_private(interaction, table, panel, edit=private)
         return
     if action == REJOIN:
         # The seat is theirs again: answer with their own view, so they can move at once.

@@ -51,8 +51,10 @@ async def start_table(
     *,
     thread: bool,
     minutes: int | None,
+    hints: bool = False,
 ) -> None:
-    """Open a lobby here, or in a new thread, and post its table message."""
+    """Open a lobby here, or in a new thread, and post its table message. ``hints``: the
+    players may ask for hints (see :mod:`bot.tables.coaching`)."""
     bot = _bot(interaction)
     if interaction.guild is None or interaction.channel is None:
         raise GameError("Games are played in server channels, not in direct messages.")
@@ -81,6 +83,7 @@ async def start_table(
             host=person(interaction.user),
             options=options,
             turn_timeout=timeout,
+            hints=hints,
         )
         panel = bot.tables.public_panel(table)
         message = await room.send(**message_parts(panel, table.id))
@@ -95,6 +98,7 @@ async def start_table(
             host=person(interaction.user),
             options=options,
             turn_timeout=timeout,
+            hints=hints,
         )
         panel = bot.tables.public_panel(table)
         message_id = await answers.send(interaction, **message_parts(panel, table.id))

@@ -14,16 +14,23 @@ from bot.cogs.options import Bounded, TurnMinutes
 @app_commands.describe(
     fingers="Fingers of each flavour, and in each starting hand (default 4)",
     thread="Host the game in a new thread",
+    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
     turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
 )
 async def start(
     interaction: discord.Interaction,
     fingers: app_commands.Transform[int, Bounded("fingers", 3, 6)] = 4,
     thread: bool = False,
+    hints: bool = False,
     turn_minutes: TurnMinutes | None = None,
 ) -> None:
     await start_table(
-        interaction, "fingers", {"per_flavour": fingers}, thread=thread, minutes=turn_minutes
+        interaction,
+        "fingers",
+        {"per_flavour": fingers},
+        thread=thread,
+        minutes=turn_minutes,
+        hints=hints,
     )
 
 

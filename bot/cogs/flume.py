@@ -16,6 +16,7 @@ from bot.cogs.options import Bounded, TurnMinutes
     four_colour="Four-colour deck (spades black, hearts red, diamonds blue, clubs green)",
     turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
     thread="Host the game in a new thread",
+    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
 )
 async def start(
     interaction: discord.Interaction,
@@ -23,9 +24,12 @@ async def start(
     four_colour: bool = False,
     turn_minutes: TurnMinutes | None = None,
     thread: bool = False,
+    hints: bool = False,
 ) -> None:
     options = {"target": target, "four_colour": four_colour}
-    await start_table(interaction, "flume", options, thread=thread, minutes=turn_minutes)
+    await start_table(
+        interaction, "flume", options, thread=thread, minutes=turn_minutes, hints=hints
+    )
 
 
 GROUP = game_group("flume", "Flume", start)

@@ -47,6 +47,7 @@ async def _autocomplete(
     deals="Variant 15: how many times each player deals before the game ends (default 2)",
     limit="Variant 15: the game ends when someone reaches this score",
     thread="Host the game in a new thread",
+    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
     turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
 )
 @app_commands.autocomplete(variants=_autocomplete)
@@ -57,11 +58,14 @@ async def start(
     deals: app_commands.Transform[int, Bounded("deals", 1, 10)] | None = None,
     limit: app_commands.Transform[int, Bounded("limit", 10, 1000)] | None = None,
     thread: bool = False,
+    hints: bool = False,
     turn_minutes: TurnMinutes | None = None,
 ) -> None:
     options: dict[str, Any] = {"variants": variants, "decks": decks, "deals": deals, "limit": limit}
     options = {k: v for k, v in options.items() if v is not None}
-    await start_table(interaction, "flux", options, thread=thread, minutes=turn_minutes)
+    await start_table(
+        interaction, "flux", options, thread=thread, minutes=turn_minutes, hints=hints
+    )
 
 
 GROUP = game_group("flux", "Flux", start)

@@ -94,7 +94,8 @@ class General(commands.Cog):
             "host removed you). "
             "A seat an AI played for most of its moves counts as abandoned: it is ranked last "
             "and earns no win and no rating. `/settings` turns off the message that tells you "
-            "your turn has come.",
+            "your turn has come. Open a table with `hints:True` and the player to move finds "
+            "**Hint** in their own view: the hard AI's move for them, and why.",
             inline=False,
         )
         embed.add_field(

@@ -14,15 +14,19 @@ from bot.cogs.options import Bounded, TurnMinutes
 @app_commands.describe(
     target="Points needed to win (default 10,000)",
     thread="Host the game in a new thread",
+    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
     turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
 )
 async def start(
     interaction: discord.Interaction,
     target: app_commands.Transform[int, Bounded("target", 1_000, 100_000)] = 10_000,
     thread: bool = False,
+    hints: bool = False,
     turn_minutes: TurnMinutes | None = None,
 ) -> None:
-    await start_table(interaction, "qdice", {"target": target}, thread=thread, minutes=turn_minutes)
+    await start_table(
+        interaction, "qdice", {"target": target}, thread=thread, minutes=turn_minutes, hints=hints
+    )
 
 
 GROUP = game_group("qdice", "Quantum dice", start)

@@ -19,6 +19,7 @@ from bot.cogs.options import Bounded, TurnMinutes
     community="Community cards each round: five, or one per player (default five)",
     calling="Players may call measurement early (default on)",
     thread="Host the game in a new thread",
+    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
     turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
 )
 async def start(
@@ -28,10 +29,13 @@ async def start(
     community: Literal["five", "per_player"] = "five",
     calling: bool = True,
     thread: bool = False,
+    hints: bool = False,
     turn_minutes: TurnMinutes | None = None,
 ) -> None:
     options = {"chips": chips, "rounds": rounds, "community": community, "calling": calling}
-    await start_table(interaction, "qpoker", options, thread=thread, minutes=turn_minutes)
+    await start_table(
+        interaction, "qpoker", options, thread=thread, minutes=turn_minutes, hints=hints
+    )
 
 
 GROUP = game_group("qpoker", "QuantumPoker", start)

@@ -12,6 +12,7 @@ import re
 
 from PIL import Image
 
+from bot.engines.analysis import UNDECIDED, Analysis, MoveValue
 from bot.engines.fingers import ai as fingers_ai
 from bot.engines.fingers.engine import (
     NAME_LENGTH,
@@ -20,6 +21,7 @@ from bot.engines.fingers.engine import (
     FingersObservation,
     ask_actions,
 )
+from bot.games.coach import hint
 from bot.render.fingers import holding_text, render_fingers
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import ASK_TEXT, Control, Field, ModalSpec, Option, Panel
@@ -111,6 +113,13 @@ class FingersUI:
     def options_text(self, config: FingersConfig) -> str:
         k = config.per_flavour
         return f"One flavour per player, {k} fingers of each; everyone starts with {k} fingers."
+
+    def hint_text(
+        self, observation: FingersObservation, analysis: Analysis, names: list[str]
+    ) -> str:
+        """The hard AI's ask, answer or book decision with what its look-ahead found (see
+        :func:`bot.engines.fingers.search.hard_analysis`)."""
+        return hint_text(observation, analysis, names)
 
     # Pieces -------------------------------------------------------------------------------
 
@@ -209,10 +218,93 @@ class FingersUI:
         ]
 
 
+def move_text(obs: FingersObservation, move: str, names: list[str]) -> str:
+    """A move in words: "Ask Bob for mint", "Answer yes", "Declare the book"."""
+    verb, _, rest = move.partition(":")
+    if verb == "ask":
+        q, f = (int(x) for x in rest.split(":")[:2])
+        return f"Ask {_who(names, q)} for {flavour_name(obs, f)}"
+    if verb == "new":
+        return f"Ask {_who(names, int(rest.split(':')[0]))} for a new flavour (you name it)"
+    return {
+        "yes": "Answer yes",
+        "no": "Answer no",
+        "book": "Declare the book",
+        "keep": "Keep them",
+    }.get(move, move)
+
+
+def _outcome(value: float | None) -> str:
+    """What a line comes to under careful play: a win, a loss, or no result in sight."""
+    if value is None:
+        return "not weighed"
+    if value > 0.5:
+        return "a win"
+    if value < UNDECIDED / 2:
+        return "a loss"
+    return "no result in sight"
+
+
+ANSWERS = {
+    "yes": " They have to say yes, so you keep the turn.",
+    "choice": " They may answer either way.",
+    "no": " They have to say no, so the turn passes on.",
+}
+
+
+def hint_text(obs: FingersObservation, analysis: Analysis, names: list[str]) -> str:
+    """The hint in words (reasons of :func:`bot.engines.fingers.search.hard_analysis`)."""
+
+    def name(move: str) -> str:
+        return move_text(obs, move, names)
+
+    best = analysis.best
+    answer = ANSWERS.get(str(best.detail.get("answer", "")), "")
+    if analysis.reason == "forced":
+        why = (
+            "That starts a forced win: whatever anyone answers, you can empty your hand on "
+            "this turn."
+        )
+        return hint(analysis, name, why)
+    if analysis.kind == "rule":
+        return hint(
+            analysis,
+            name,
+            "There was no time to look ahead: this is a careful " + "player's move." + answer,
+        )
+
+    def figure(value: MoveValue) -> str:
+        said = _outcome(value.value)
+        if value.detail.get("answer") == "yes":
+            said += ", you keep the turn"
+        return said
+
+    depth = int(analysis.detail.get("depth", 1))
+    ahead = "Playing the game out" if depth <= 1 else f"Looking {depth} of your moves ahead"
+    ahead += " with everyone else playing carefully"
+    outcome = _outcome(best.value)
+    if outcome == "a win":
+        why = f"{ahead}, this leads to your win."
+    elif outcome == "a loss":
+        why = f"{ahead}, every move loses in the end; this one holds out the longest."
+    else:
+        why = f"{ahead}, no move forces a result yet."
+    why += answer
+    shown = [v for v in analysis.top(3) if "open" in v.detail]
+    if len(shown) > 1 and outcome != "a win":
+        most = max(int(v.detail["open"]) for v in shown)
+        if int(best.detail.get("open", -1)) == most:
+            why += (
+                " It also leaves the most about every hand undetermined, so nobody can plan a "
+                "forced win against you yet."
+            )
+    return hint(analysis, name, why, figure)
+
+
 SPEC = GameSpec(
     engine=FingersEngine(),
     ui=FingersUI(),
     emoji="✋",
-    ai=GameAI(decide=fingers_ai.decide),
+    ai=GameAI(decide=fingers_ai.decide, analyse=fingers_ai.analyse),
     blurb="Go Fish with no cards: only fingers, and a history that must stay consistent.",
 )

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
 from bot.engines.flume import ai as flume_ai
 from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation
 from bot.engines.flume.rules import POINT_LABELS, is_trump
+from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.render.flume import render_flume, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel, Style
@@ -258,6 +260,11 @@ class FlumeUI:
             fields.append(Field("Left in the stock", stock, inline=False))
         return fields
 
+    def hint_text(self, observation: FlumeObservation, analysis: Analysis, names: list[str]) -> str:
+        """The hard AI's bid, suit or card with the chances its search found (see
+        :func:`bot.engines.flume.ai.analyse`)."""
+        return hint_text(observation, analysis)
+
     def options_text(self, config: FlumeConfig) -> str:
         deck = "four-colour deck" if config.four_colour else "two-colour deck"
         return f"First to {config.target} points; {deck}. 4 players in teams, or 5 with a called partner."
@@ -274,10 +281,62 @@ def point_lines(obs: FlumeObservation, names: list[str]) -> list[str]:
     ]
 
 
+def move_text(move: str) -> str:
+    """A one-step move in words: "Bid 4", "Pass", "Name ♥ hearts trumps", "Play 10♥"."""
+    verb, _, rest = move.partition(":")
+    if verb == "bid":
+        return f"Bid {rest}"
+    if verb == "trump":
+        return f"Name {_suit(rest)} trumps"
+    if verb == "play":
+        return f"Play {card(rest).label}"
+    if verb == "discard":
+        codes = [c for c in rest.split(",") if c]
+        return "Discard " + " ".join(card(c).label for c in codes) if codes else "Keep every card"
+    if verb == "call":
+        return f"Call {card(rest).label}"
+    return {"pass": "Pass", "alone": "Play alone"}.get(move, move)
+
+
+RULES = {
+    "discard": "The hard AI doesn't search discards: it throws away every non-trump but "
+    "off-suit aces (the lowest first when the stock is short) to draw more trumps.",
+    "call": "It calls the highest trump you don't hold, so that your partner is strong where "
+    "it counts.",
+    "only": "It's the only move open to you here.",
+    "no-deal": "No deal of the unseen cards could be played out in time, so this is the "
+    "normal AI's choice.",
+    "no-search": "Here the hard AI bids as the normal AI does, from its estimate of your hand.",
+}
+
+
+def hint_text(obs: FlumeObservation, analysis: Analysis) -> str:
+    """The hint in words (reasons of :func:`bot.engines.flume.ai.analyse`)."""
+    if analysis.kind == "rule":
+        return hint(analysis, move_text, RULES.get(analysis.reason, ""))
+    best = analysis.best
+    game = analysis.scope == "game"
+    side = "your side" if obs.n_players == 5 else "your team"
+    what = f"{side} wins the game" if game else f"{side} comes out ahead in this hand"
+
+    def figure(value: MoveValue) -> str:
+        points = float(value.detail.get("points", 0.0))
+        return f"{percent(value.win or 0.0)} · {signed(points, 'points')}"
+
+    why = (
+        f"{sampled(analysis, 'deals')} of the cards you can't see, played out to the end of "
+        f"the hand, {what} {percent(best.win or 0.0)} of the time with it, scoring "
+        f"{signed(float(best.detail.get('points', 0.0)), 'points')} over the other side on "
+        "average."
+    )
+    why += noise_note(analysis, move_text, figure) or trade_off_note(analysis, move_text, "points")
+    return hint(analysis, move_text, why, figure)
+
+
 SPEC = GameSpec(
     engine=FlumeEngine(),
     ui=FlumeUI(),
     emoji="🃏",
-    ai=GameAI(decide=flume_ai.decide),
+    ai=GameAI(decide=flume_ai.decide, analyse=flume_ai.analyse),
     blurb="Bid, name trumps and bring home high, low, the bowers, the jokers and game.",
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
 from bot.engines.flux import ai as flux_ai
@@ -20,6 +21,7 @@ from bot.engines.flux.rules import (
     is_zilch,
     variants_text,
 )
+from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.games.flux_scores import score_fields
 from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
@@ -278,6 +280,11 @@ class FluxUI:
             lines.append(f"**{_name(names, seat)}**: {held}")
         return [Field("Every hand", "\n".join(lines), inline=False)]
 
+    def hint_text(self, observation: FluxObservation, analysis: Analysis, names: list[str]) -> str:
+        """The hard AI's card, call or discard with what its search found (see
+        :func:`bot.engines.flux.ai.analyse`)."""
+        return hint_text(observation, analysis)
+
     def options_text(self, config: FluxConfig) -> str:
         text = f"{variants_text(config.keys)}. {plural(config.deck_count, 'deck')}."
         ends = []
@@ -292,10 +299,82 @@ class FluxUI:
         return text
 
 
+def move_text(obs: FluxObservation, move: str) -> str:
+    """A one-step move in words: "Play 7♥", "Call at 12", "Discard 2♠ K♦", "Play on"."""
+    verb, _, rest = move.partition(":")
+    if verb == "p":
+        return f"Play {label(rest)}"
+    if verb == "discard":
+        codes = [c for c in rest.split(",") if c]
+        return "Discard " + " ".join(label(c) for c in codes) if codes else "Keep your hand"
+    if verb == "show":
+        return "Show " + " ".join(label(c) for c in rest.split(","))
+    if verb == "dice":
+        seat = obs.seat if obs.seat is not None else 0
+        way = dice_way(obs.point_dice[seat], int(rest), obs.rules)
+        return f"{way[0].upper()}{way[1:]}"
+    if move == "call":
+        return f"Call at {_own_value(obs)}" if obs.phase == "command" else "Call"
+    return {"claim": "Claim your original hand", "pass": "Play on"}.get(move, move)
+
+
+RULES = {
+    "claim": "A hand at the target is worth claiming: the hard AI always does.",
+    "flux": "Your hand is at the target after the flux: the hard AI always calls for the "
+    "bull's-eye.",
+    "dice": "Of every way to use your point dice, this one scores you the most against the "
+    "hands shown (or costs you the least).",
+    "poker": "These are your best five cards for the poker game.",
+    "only": "It's the only move worth weighing here.",
+    "no-deal": "There was no time to play out a single deal: this is the hard AI's first "
+    "choice before searching.",
+}
+
+
+def hint_text(obs: FluxObservation, analysis: Analysis) -> str:
+    """The hint in words (reasons of :func:`bot.engines.flux.ai.analyse`)."""
+
+    def name(move: str) -> str:
+        return move_text(obs, move)
+
+    if analysis.kind == "rule":
+        why = RULES.get(analysis.reason, "")
+        if analysis.move == "pass" and analysis.reason in ("claim", "flux"):
+            why = "Your hand isn't at the target, so there's nothing to claim: play on."
+        return hint(analysis, name, why)
+    best = analysis.best
+    if analysis.kind == "win":
+
+        def figure(value: MoveValue) -> str:
+            return f"{percent(value.value or 0.0)} to win the game"
+
+        why = (
+            f"{sampled(analysis, 'deals')} of the cards you can't see, played out to the end "
+            f"of the hand, you win the game {percent(best.value or 0.0)} of the time with it "
+            "(the game is near its end, so it plays for the win)."
+        )
+    else:
+
+        def figure(value: MoveValue) -> str:
+            return f"{signed(value.value or 0.0, 'points')} · on top {percent(value.win or 0.0)}"
+
+        why = (
+            f"{sampled(analysis, 'deals')} of the cards you can't see, played out to the end "
+            f"of the hand, it scores you {signed(best.value or 0.0, 'points')} against the "
+            f"others' average, and you take the most points of the hand "
+            f"{percent(best.win or 0.0)} of the time."
+        )
+    if analysis.kind == "win":
+        why += noise_note(analysis, name, figure)
+    else:
+        why += noise_note(analysis, name, figure) or trade_off_note(analysis, name, "points")
+    return hint(analysis, name, why, figure)
+
+
 SPEC = GameSpec(
     engine=FluxEngine(),
     ui=FluxUI(),
     emoji="🃏",
-    ai=GameAI(decide=flux_ai.decide),
+    ai=GameAI(decide=flux_ai.decide, analyse=flux_ai.analyse),
     blurb="Three decks, a dice target: get your hand's value there, then win the poker.",
 )

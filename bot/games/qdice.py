@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.base import ordinal, plural
 from bot.engines.qdice import ai as qdice_ai
 from bot.engines.qdice.engine import QDiceConfig, QDiceEngine, QDiceObservation
 from bot.engines.qdice.scoring import why_no_score
+from bot.games.coach import hint, percent
 from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
@@ -91,6 +93,116 @@ class QDiceUI:
     def options_text(self, config: QDiceConfig) -> str:
         return f"First to {config.target:,}; {config.entry:,} in one turn to get on the board."
 
+    def hint_text(self, observation: QDiceObservation, analysis: Analysis, names: list[str]) -> str:
+        """The hard AI's keep and its bank-or-roll choice, with the chances (or points)
+        it weighed: see :func:`bot.engines.qdice.ai.analyse`."""
+        return hint_text(observation, analysis, names)
+
+
+def _keep_text(obs: QDiceObservation, move: str) -> str:
+    """The dice a one-step move keeps, as the buttons name them: "1 · A, 5 · B"."""
+    picks = move.partition(":")[2]
+    return ", ".join(f"{obs.dice[int(i)].value} · {obs.dice[int(i)].colour}" for i in picks)
+
+
+def _move_text(obs: QDiceObservation, move: str, analysis: Analysis) -> str:
+    """ "Keep 1 · A, 5 · B and roll 4 dice" / "Keep 1 · A and bank 1,150"."""
+    found = analysis.value_of(move)
+    keep = int(found.detail.get("keep", 0)) if found else 0
+    dice = int(found.detail.get("dice", 0)) if found else 0
+    kept = _keep_text(obs, move)
+    if move.startswith("bank"):
+        return f"Keep {kept} and bank {obs.turn_total + keep:,}"
+    if dice == 6:
+        return f"Keep {kept} and roll six fresh dice"
+    return f"Keep {kept} and roll {plural(dice, 'die', 'dice')}"
+
+
+def _other_way(analysis: Analysis, move: str) -> MoveValue | None:
+    """The same keep with the other choice (bank instead of roll, or roll instead of bank)."""
+    verb, _, picks = move.partition(":")
+    return analysis.value_of(f"{'roll' if verb == 'bank' else 'bank'}:{picks}")
+
+
+def hint_text(obs: QDiceObservation, analysis: Analysis, names: list[str]) -> str:
+    """The hint in words (reasons of :func:`bot.engines.qdice.ai.analyse`)."""
+    move = analysis.move
+    best = analysis.best
+    verb = move.partition(":")[0]
+    other = _other_way(analysis, move)
+    me = obs.current if obs.current is not None else 0
+
+    def name(m: str) -> str:
+        return _move_text(obs, m, analysis)
+
+    if analysis.kind == "win":
+        goal = "to win the game"
+        if analysis.scope == "beat":
+            leader = int(analysis.detail.get("leader", 0))
+            goal = f"to beat {names[leader]}"
+        figure = lambda v: f"{percent(v.value or 0.0, 1)} {goal}"  # noqa: E731
+    else:
+        figure = lambda v: f"about {v.value or 0.0:,.0f} points this turn"  # noqa: E731
+    chance = percent(best.value or 0.0)
+    if analysis.reason == "table":
+        why = f"From the solved two-player odds, that gives you a {chance} chance to win the game"
+        if other is not None and other.value is not None and other.value >= 0:
+            why += (
+                f"; {'banking now' if verb == 'roll' else 'rolling on'} would give "
+                f"{percent(other.value)}."
+            )
+        elif verb == "roll" and not obs.on_board[me]:
+            why += f"; you can't bank yet (you need {obs.entry:,} in one turn to get on the board)."
+        else:
+            why += "."
+    elif analysis.reason == "end-game":
+        total = obs.scores[me] + obs.turn_total + int(best.detail.get("keep", 0))
+        if verb == "bank":
+            why = (
+                f"That takes you to {total:,}: everyone else gets one last turn to beat it, and "
+                f"they all fall short {chance} of the time"
+            )
+            if other is not None and other.value is not None:
+                why += f"; one more roll would make your chance {percent(other.value)}."
+            else:
+                why += "."
+        else:
+            why = f"One more roll before banking gives you a {chance} chance to win the game"
+            if other is not None and other.value is not None:
+                why += f"; banking now would give {percent(other.value)}."
+            else:
+                why += "."
+    elif analysis.reason == "last-turn":
+        leader = int(analysis.detail.get("leader", 0))
+        need = int(analysis.detail.get("need", 0))
+        if verb == "bank":
+            why = f"That beats {names[leader]}'s {obs.scores[leader]:,}: bank it."
+        else:
+            why = (
+                f"This is your last turn: you need {need:,} more to beat {names[leader]}'s "
+                f"{obs.scores[leader]:,}, and keeping these dice gets you there {chance} of "
+                "the time."
+            )
+    elif analysis.reason == "turn":
+        if verb == "bank":
+            why = f"Banking {obs.turn_total + int(best.detail.get('keep', 0)):,} now beats"
+            why += (
+                f" what rolling on brings on average ({other.value:,.0f} points)."
+                if other is not None and other.value is not None
+                else " anything rolling on brings on average."
+            )
+        else:
+            why = f"Rolling on brings this turn to about {best.value or 0:,.0f} points on average"
+            why += (
+                f", more than banking {other.value:,.0f} now."
+                if other is not None and other.value is not None and other.value >= 0
+                else "."
+            )
+        why += " (The solved odds cover two players with the standard options; here it plays for points.)"
+    else:
+        why = "There was no time to think it through: keep the most points, bank from 300."
+    return hint(analysis, name, why, figure)
+
 
 def _place(obs: QDiceObservation, seat: int) -> str:
     """ "1st of 3, 250 ahead of Bob's 750", "2nd= of 3, 400 behind the lead"."""
@@ -140,5 +252,5 @@ SPEC = GameSpec(
     ui=QDiceUI(),
     emoji="🎲",
     blurb="Six dice in two colours: push your luck to 10,000.",
-    ai=GameAI(decide=qdice_ai.decide, warm_up=qdice_ai.warm_up),
+    ai=GameAI(decide=qdice_ai.decide, warm_up=qdice_ai.warm_up, analyse=qdice_ai.analyse),
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.base import plural
 from bot.engines.qpoker import ai as qpoker_ai
 from bot.engines.qpoker.engine import (
@@ -23,6 +24,7 @@ from bot.engines.qpoker.engine import (
     QPokerObservation,
     QubitView,
 )
+from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.render.qpoker import render_qpoker, render_qpoker_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
@@ -225,6 +227,13 @@ class QPokerUI:
             lines.append(f"**{who}**: {held}")
         return [Field("Every qubit", "\n".join(lines), inline=False)]
 
+    def hint_text(
+        self, observation: QPokerObservation, analysis: Analysis, names: list[str]
+    ) -> str:
+        """The hard AI's card and target with what its search found (see
+        :func:`bot.engines.qpoker.search.hard_analysis`)."""
+        return hint_text(observation, analysis, names)
+
     def options_text(self, config: QPokerConfig) -> str:
         cards = "5 community cards" if config.community == "five" else "one card per player"
         calling = "calling measurement allowed" if config.calling else "no early measurement"
@@ -232,10 +241,71 @@ class QPokerUI:
         return f"{plural(config.chips, 'chip')} each, {rounds}, {cards} a round, {calling}."
 
 
+def move_text(move: str, names: list[str]) -> str:
+    """A complete move in words: "X on your qubit 3", "CX on Bob's qubit 2", "SWAP your
+    qubit 1 for Bob's qubit 4", "Call measurement"."""
+    if move == "call":
+        return "Call measurement"
+    card, _, rest = move.partition(":")
+
+    def theirs(target: str) -> str:
+        seat, i = (int(x) for x in target.split("."))
+        who = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+        return f"{who}'s qubit {i + 1}"
+
+    if card == "CX":
+        return f"CX on {theirs(rest)} (flip it)"
+    if card == "SWAP":
+        mine, _, target = rest.partition(":")
+        return f"SWAP your qubit {int(mine) + 1} for {theirs(target)}"
+    return f"{CARD_NAMES.get(card, card)} on your qubit {int(rest) + 1}"
+
+
+def hint_text(obs: QPokerObservation, analysis: Analysis, names: list[str]) -> str:
+    """The hint in words (reasons of :func:`bot.engines.qpoker.search.hard_analysis`)."""
+
+    def name(move: str) -> str:
+        return move_text(move, names)
+
+    if analysis.kind == "rule":
+        if analysis.reason == "no-deal":
+            why = "There was no time to play out a single deal: this is the normal AI's choice."
+            return hint(analysis, name, why)
+        return hint(analysis, name, "It's the only move open to you.")
+    best = analysis.best
+    worlds = (
+        f"{sampled(analysis, 'deals')} of the hidden qubits that fit the moves made this "
+        "round, played out to measurement"
+    )
+    if analysis.kind == "win":
+
+        def figure(value: MoveValue) -> str:
+            return f"{percent(value.value or 0.0)} to win the match"
+
+        why = (
+            f"{worlds}, you win the match {percent(best.value or 0.0)} of the time with it "
+            "(the match is near its end, so it plays for the win)."
+        )
+    else:
+
+        def figure(value: MoveValue) -> str:
+            return f"wins the round {percent(value.win or 0.0)} · {signed(value.value or 0.0, 'chips')}"
+
+        why = (
+            f"{worlds}, you win the round {percent(best.win or 0.0)} of the time with it, "
+            f"{signed(best.value or 0.0, 'chips')} on average."
+        )
+    if analysis.kind == "win":
+        why += noise_note(analysis, name, figure)
+    else:
+        why += noise_note(analysis, name, figure) or trade_off_note(analysis, name, "chips")
+    return hint(analysis, name, why, figure)
+
+
 SPEC = GameSpec(
     engine=QPokerEngine(),
     ui=QPokerUI(),
     emoji="🃏",
-    ai=GameAI(decide=qpoker_ai.decide),
+    ai=GameAI(decide=qpoker_ai.decide, analyse=qpoker_ai.analyse),
     blurb="Qubit cards and Pauli gates: end the round with the most 1s and take the chips.",
 )

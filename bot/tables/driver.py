@@ -204,7 +204,7 @@ class TurnDriver:
             observation = engine.observe(table.state, seat)
             legal = engine.legal_actions(table.state, seat)
             level = table.ai_level(seat)
-        seed = f"{table.record.seed}:ai:{version}:{seat}"
+        seed = table.ai_seed(version, seat)
         action = await core.thinker.decide(table.spec, observation, level, seed, legal)
         async with table.lock:
             if table.state is None or table.record.status != "active":

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from bot.engines.base import ConfigError, GameError
 from bot.storage.models import SeatRecord
+from bot.tables.coaching import HINTS
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import LEVELS, NotAllowed, NotSeated
 from bot.tables.table import Table
@@ -55,6 +56,7 @@ class Lobby:
         turn_timeout: float | None = None,
         thread_id: int | None = None,
         seed: int | None = None,
+        hints: bool = False,
     ) -> Table:
         core = self.core
         spec = core.games[game]
@@ -70,6 +72,8 @@ class Lobby:
         stored: dict[str, Any] = {"options": config.model_dump(mode="json")}
         if turn_timeout is not None:
             stored["turn_timeout"] = turn_timeout
+        if hints:
+            stored[HINTS] = True
         record = await core.db.create_game(
             guild_id=guild_id,
             channel_id=channel_id,

@@ -28,7 +28,7 @@ from bot.storage.backends import failure_kind
 from bot.storage.db import Database
 from bot.storage.errors import GameClosed, VersionConflict
 from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
-from bot.tables import panels
+from bot.tables import coaching, panels
 from bot.tables.driver import TurnDriver
 from bot.tables.lobby import Lobby
 from bot.tables.pings import TurnPings
@@ -233,6 +233,7 @@ class TableManager:
         turn_timeout: float | None = None,
         thread_id: int | None = None,
         seed: int | None = None,
+        hints: bool = False,
     ) -> Table:
         return await self.lobby.create(
             game,
@@ -243,6 +244,7 @@ class TableManager:
             turn_timeout=turn_timeout,
             thread_id=thread_id,
             seed=seed,
+            hints=hints,
         )
 
     async def join(self, game_id: int, person: Person) -> Table:
@@ -341,6 +343,74 @@ class TableManager:
         else:
             task = drawn[1]
         return await asyncio.shield(task)
+
+    async def hint(self, game_id: int, user_id: int) -> Panel:
+        """A person's own view with a hint for their move (see :mod:`bot.tables.coaching`):
+        the hard AI's move from their observation, and why. Worked out once per seat and
+        table version (in the AI workers, within the AI budget); clicks that want the same
+        one share it. Only ever shown to the person who asked."""
+        table = await self.fetch(game_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(
+                self._left_hint(table, user_id)
+                or "You're not playing at this table, so there is no hint for you."
+            )
+        if table.record.status != "active" or table.state is None:
+            raise GameError("The game hasn't started yet.")
+        if not coaching.hints_on(table):
+            raise GameError(
+                "Hints are off at this table: the host chooses them when opening it "
+                f"(`/{table.record.game} start hints:True`)."
+            )
+        if seat not in table.spec.engine.to_act(table.state):
+            raise NotYourTurn("Hints are for your own move, and it's not your move now.")
+        if table.seats[seat].autopilot:
+            async with table.lock:
+                await self.come_back(table, seat)
+        view = panels.PrivateView.of(table, seat)
+        observation = table.spec.engine.observe(view.state, seat)
+        held = table.hints.get(seat)
+        fresh = held is None or held[0] != view.version
+        if fresh:
+            seed = table.ai_seed(view.version, seat)
+            task = asyncio.ensure_future(self.thinker.analyse(table.spec, observation, seed))
+            table.hints[seat] = (view.version, task)
+        else:
+            assert held is not None
+            task = held[1]
+        analysis = await asyncio.shield(task)
+        if analysis is None:
+            if table.hints.get(seat, (None, None))[1] is task:
+                del table.hints[seat]  # the next click tries again
+        elif fresh:
+            await self._count_hint(table, seat)
+        # The view the person has open is drawn already (shared, so it is copied): the hint
+        # goes under it. Only if the table moved on meanwhile is the hint's own drawn.
+        drawn = await self.private_panel(game_id, user_id, returning=False)
+        return await asyncio.to_thread(self._hinted_view, table, view, drawn, observation, analysis)
+
+    @staticmethod
+    def _hinted_view(
+        table: Table, view: panels.PrivateView, drawn: Panel, observation: Any, analysis: Any
+    ) -> Panel:
+        text = None if analysis is None else coaching.hint_text(table, observation, analysis)
+        base = drawn if drawn.version == view.version else panels.private_panel(view)
+        return coaching.with_hint(base, text)
+
+    async def _count_hint(self, table: Table, seat: int) -> None:
+        """One more hint for ``seat``, kept with the game's options (the results say it)."""
+        async with table.lock:
+            if not table.record.is_live:
+                return
+            config = coaching.count_used(table.record.config, seat)
+            try:
+                await self.db.update_game(table.id, config=config)
+            except Exception as error:  # the hint still stands; only the count is lost
+                self.storage_failed(error)
+                log.warning("Could not count a hint in game %s", table.id, exc_info=True)
+                return
+            table.record.config = config
 
     async def apply(self, table: Table, seat: int, action: str, user_id: int | None) -> None:
         """Apply a move to a copy, save it, and only then swap it in (lock held).

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.engines.base import Outcome, ordinal, plural
 from bot.render.frames import FrameEncoder
-from bot.tables import replay
+from bot.tables import coaching, replay
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -68,6 +68,7 @@ def private_panel(view: PrivateView) -> Panel:
     obs = engine.observe(state, seat)
     legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
     panel = table.spec.ui.private_panel(obs, legal, view.names)
+    coaching.offer(panel, table, legal)
     panel.version = view.version
     panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
     return panel
@@ -128,6 +129,8 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         final_fields = getattr(spec.ui, "final_fields", None)
         if final_fields is not None:
             fields += final_fields(obs, table.names)
+        if (hints := coaching.results_field(table)) is not None:
+            fields.append(hints)
         return Panel(
             title=f"{title} · finished",
             description=f"🏆 **{winners}** won.\n\n{events}",
@@ -170,6 +173,7 @@ def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
         for i, s in enumerate(table.seats)
     )
     options = spec.ui.options_text(table.config)
+    options += "\n" + coaching.options_line(table)
     rematch_of = record.config.get("rematch_of")
     invited = [s.user_id for s in table.seats if s.invited]
     again = ""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
+from bot.engines.analysis import Analysis
 from bot.engines.base import Engine, GameError
 from bot.tables.views import Control, Field, ModalSpec, Panel
 
@@ -60,6 +61,14 @@ class RevealUI(Protocol):
         """Every seat's secrets in an engine's revealed observation (see ``Engine.revealed``)."""
 
 
+class CoachUI(Protocol):
+    """Optional extra of a :class:`GameUI` whose AI has ``analyse``: an analysis in words."""
+
+    def hint_text(self, observation: Any, analysis: Analysis, names: list[str]) -> str:
+        """The suggested move and why, in a sentence or two, then the best moves compared
+        (a few short lines)."""
+
+
 class FinalFieldsUI(Protocol):
     """Optional extra of a :class:`GameUI`: more on the finished table than the standings."""
 
@@ -84,6 +93,10 @@ class GameAI:
     decide: Callable[[Any, str, random.Random, float | None], str]
     warm_up: Callable[[], None] | None = None
     """Builds what decisions precompute (tables of odds), once per process."""
+    analyse: Callable[[Any, random.Random, float | None], Analysis] | None = None
+    """``analyse(observation, rng, deadline)``: the hard level's decision with what it
+    computed (:mod:`bot.engines.analysis`); its move is the one ``decide`` plays at "hard"
+    from the same observation and random source. Hints are built from it (None: no hints)."""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError
 from bot.storage.models import GameRecord, SeatRecord
+from bot.tables import coaching
 from bot.tables.protocols import NotAllowed, TableNotFound
 from bot.tables.table import Table
 
@@ -114,7 +115,8 @@ class Rematches:
                         invited=not mine,
                     )
                 )
-        config = {k: v for k, v in old.config.items() if k != "rematch"}
+        # the same options (hints included), not the old game's own bookkeeping
+        config = {k: v for k, v in old.config.items() if k not in ("rematch", coaching.USED)}
         record = await self.core.db.create_game(
             guild_id=old.guild_id,
             channel_id=old.channel_id,

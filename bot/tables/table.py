@@ -31,6 +31,8 @@ class Table:
     runner: asyncio.Task[None] | None = None
     private_views: dict[int, tuple[Any, asyncio.Future[Any]]] = field(default_factory=dict)
     """Per seat: the private view last drawn (or being drawn) and what it was drawn from."""
+    hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
+    """Per seat: the table version of its last hint and that hint's analysis (or its work)."""
 
     # --- identity and seats ------------------------------------------------------------
 
@@ -95,6 +97,11 @@ class Table:
         """True where no person needs to act for ``seat`` now: the core moves for an AI, a
         person on autopilot, or a person whose only move it makes for them."""
         return self.is_bot_seat(seat) or self.forced_move(seat) is not None
+
+    def ai_seed(self, version: int, seat: int) -> str:
+        """The random source's seed of an AI deciding for ``seat`` at table ``version`` (a
+        hint at that moment uses it too, so it names the hard AI's very move)."""
+        return f"{self.record.seed}:ai:{version}:{seat}"
 
     def acted_since(self, seat: int, version: int) -> bool:
         return any(v > version and s == seat for v, s in self.history)

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot.engines.analysis import Analysis
 from bot.tables.protocols import GameSpec
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,16 @@ def default_workers() -> int:
     return max(1, cores)
 
 
+RETURN_SHARE = 0.03
+"""The share of the budget a search leaves for its answer's way back (finishing up, and the
+trip from the worker to the bot), so that the answer arrives within the budget."""
+
+
+def _deadline(budget: float) -> float:
+    """When a search that starts now must stop, for an answer within ``budget`` seconds."""
+    return time.monotonic() + budget * (1 - RETURN_SHARE)
+
+
 def _think(
     decide: Callable[[Any, str, random.Random, float | None], str],
     observation: Any,
@@ -55,7 +66,18 @@ def _think(
     budget: float,
 ) -> str:
     """In a worker: one decision, its deadline counted from when the worker starts on it."""
-    return decide(observation, level, random.Random(seed), time.monotonic() + budget)
+    return decide(observation, level, random.Random(seed), _deadline(budget))
+
+
+def _study(
+    analyse: Callable[[Any, random.Random, float | None], Analysis],
+    observation: Any,
+    seed: str,
+    budget: float,
+) -> Analysis:
+    """In a worker: one analysis (the hard level's decision and its figures), its deadline
+    counted like a decision's."""
+    return analyse(observation, random.Random(seed), _deadline(budget))
 
 
 def _worker_started(parent: int) -> None:
@@ -165,6 +187,40 @@ class Thinker:
         if self.on_decision is not None:
             self.on_decision(spec.name, level, time.perf_counter() - started)
         return move
+
+    async def analyse(self, spec: GameSpec, observation: Any, seed: str) -> Analysis | None:
+        """``spec``'s hard AI on ``observation`` with the figures behind its move (for a
+        hint), within the same budget and in the same workers as a decision; with the seed
+        a decision would have, its move is the one the hard AI plays there. None if the game
+        has no analysis, or it failed or came late (logged): a hint is never a guess."""
+        if spec.ai is None or spec.ai.analyse is None:
+            return None
+        pool = self._pool()
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        args = (spec.ai.analyse, observation, seed, self.budget)
+        if pool is None:
+            future: asyncio.Future[Analysis] = asyncio.ensure_future(
+                asyncio.to_thread(_study, *args)
+            )
+        else:
+            future = loop.run_in_executor(pool, _study, *args)
+        try:
+            found = await asyncio.wait_for(future, self.budget + self.grace)
+        except TimeoutError:
+            log.warning("%s AI gave no hint within %.1f s", spec.title, self.budget + self.grace)
+            return None
+        except concurrent.futures.BrokenExecutor:
+            log.exception("The AI worker pool broke; starting a new one")
+            _pools.pop(self.workers, None)
+            _warmed.pop(self.workers, None)
+            return None
+        except Exception:
+            log.exception("%s AI failed to work out a hint", spec.title)
+            return None
+        if self.on_decision is not None:
+            self.on_decision(spec.name, "hint", time.perf_counter() - started)
+        return found
 
     async def _decide(
         self, spec: GameSpec, observation: Any, level: str, seed: str, legal: list[str]

@@ -20,6 +20,8 @@ KICK = "!kick"  # "!sure:!kick:<user id>" confirms removing that person
 REJOIN = "!rejoin"  # a person takes their seat back from the AI covering it
 REMATCH = "!rematch"  # on a finished table: a new lobby with the same game, options and seats
 REJOIN_LABEL = "Take my seat back"
+HINT = "!hint"  # in a seat's private view, with the table option hints on (bot.tables.coaching)
+HINT_LABEL = "Hint"
 
 # An action starting with "?" (a button's action or a select option's value) first asks the
 # player for a line of text in a modal; the move is then the action without the "?", a colon

@@ -25,6 +25,8 @@ tries moves on copies with the engine itself (no hidden state is ever read).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.engines.base import Rng
 from bot.engines.fingers.engine import (
@@ -34,6 +36,9 @@ from bot.engines.fingers.engine import (
     FingersState,
     ask_actions,
 )
+
+if TYPE_CHECKING:
+    from bot.engines.analysis import Analysis
 
 ENGINE = FingersEngine()
 SEARCH_NODES = 300
@@ -328,7 +333,18 @@ def decide(
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":
-        from bot.engines.fingers.search import hard_action
-
-        return hard_action(obs, rng, deadline)
+        return analyse(obs, rng, deadline).move
     return choose_action(obs, rng)
+
+
+def analyse(
+    obs: FingersObservation,
+    rng: random.Random,
+    deadline: float | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """The hard level's decision with what its search found
+    (:func:`bot.engines.fingers.search.hard_analysis`)."""
+    from bot.engines.fingers.search import hard_analysis
+
+    return hard_analysis(obs, rng, deadline, also)

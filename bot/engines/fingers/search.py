@@ -36,9 +36,11 @@ Only the observation is read (it is the whole table).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from time import monotonic
 from typing import TYPE_CHECKING
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.fingers import ai as fingers_ai
 from bot.engines.fingers.ai import ENGINE, _work, copy_state, forced_win, legal_moves, state_of
 
@@ -105,6 +107,10 @@ class Planner:
         ] = {}  # advance(): state, moves
         self.played: dict[tuple[int, Key], float] = {}  # play-out value from a position
         self.values: dict[tuple[int, Key, int], float] = {}  # search value at a depth
+        self.found: dict[str, float] = {}
+        """Each move's value now: from the deepest pass, or higher from an unfinished one."""
+        self.depth = 0
+        """Own decisions the deepest finished pass looked at (1: the move itself)."""
 
     # The model ------------------------------------------------------------------------------
 
@@ -226,7 +232,10 @@ class Planner:
                 for value, move in scored:
                     if value > best_value:
                         best, best_value = move, value
+                    self.found[move] = max(value, self.found.get(move, value))
                 break
+            self.found.update((move, value) for value, move in scored)
+            self.depth = depth + 1
             top = max(value for value, _ in scored)
             best, best_value = next(m for v, m in scored if v == top), top
             if top >= WIN - HAIR * ROLLOUT_MOVES or len(moves) == 1:
@@ -238,6 +247,22 @@ class Planner:
 
 def hard_action(obs: FingersObservation, rng: random.Random, deadline: float | None = None) -> str:
     """The hard AI's move for the observed seat (module notes)."""
+    return hard_analysis(obs, rng, deadline).move
+
+
+def hard_analysis(
+    obs: FingersObservation,
+    rng: random.Random,
+    deadline: float | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """:func:`hard_action` with what it found (:mod:`bot.engines.analysis`): a forced win
+    (kind "forced", reason "forced"), or each of its moves' outcome under the model (kind
+    "outcome": 1 a win, 0 a loss, :data:`DRAW` no end in sight, a hair sooner or later;
+    reason "search", ``detail["depth"]`` its own decisions looked ahead), or the normal
+    move when the deadline had passed (reason "late"). The chosen move and the next best
+    carry :func:`move_facts`. Every legal move is valued; ``also`` changes nothing."""
+    del also  # the search values every legal move
     me = obs.seat
     assert me is not None
     state = state_of(obs)
@@ -246,10 +271,50 @@ def hard_action(obs: FingersObservation, rng: random.Random, deadline: float | N
         _work["left"] = max(200, FORCED_WORK * 27 // obs.n_players**3)
         win = forced_win(state, SEARCH_NODES)
         if win is not None:
-            return win
+            found = Analysis.of(win, "forced", [MoveValue(move=win, value=WIN)], reason="forced")
+            found.best.detail.update(move_facts(state, me, win))
+            return found
     if deadline is not None and monotonic() >= deadline:
-        return first
-    return Planner(me, work_for(obs.n_players), deadline, SEEDS).choose(state, first)
+        found = Analysis.rule(first, "late")
+        found.best.detail.update(move_facts(state, me, first))
+        return found
+    planner = Planner(me, work_for(obs.n_players), deadline, SEEDS)
+    move = planner.choose(state, first)
+    found = Analysis.of(
+        move,
+        "outcome",
+        [MoveValue(move=m, value=v) for m, v in planner.found.items()],
+        reason="search",
+        detail={"depth": planner.depth},
+    )
+    for option in found.top(3):
+        option.detail.update(move_facts(state, me, option.move))
+    return found
+
+
+def move_facts(state: FingersState, me: int, move: str) -> dict[str, int | str]:
+    """What a move does at once, for the wording: ``"answer"`` how an ask is answered
+    ("yes" or "no" when the answer is forced, "choice" when the one asked chooses; absent
+    for answers and book decisions), and ``"open"`` how much is left undetermined
+    afterwards (the sum over every hand and flavour of the most it may hold less the least:
+    the more, the less the others can plan a forced win)."""
+    trial = copy_state(state)
+    ENGINE.apply(trial, me, move)
+    facts: dict[str, int | str] = {
+        "open": sum(
+            high - low
+            for lows, highs in zip(trial.lo, trial.hi, strict=True)
+            for low, high in zip(lows, highs, strict=True)
+        )
+    }
+    if state.phase == "ask":
+        if trial.phase == "answer":
+            facts["answer"] = "choice"
+        else:
+            facts["answer"] = "yes" if trial.current == me and trial.phase != "over" else "no"
+            if trial.phase == "over":
+                facts["answer"] = "yes" if trial.winner == me else "no"
+    return facts
 
 
 def work_for(n_players: int) -> float:

@@ -29,7 +29,9 @@ card.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.cards import SUITS, card
 from bot.engines.flume import search as fs
 from bot.engines.flume.engine import FlumeObservation
@@ -339,17 +341,83 @@ def _hard(obs: FlumeObservation, rng: random.Random, deadline: float | None) -> 
     normal AI's move when no deal fits before the deadline; discards and the five-handed
     call as the normal AI. ``flume.search.BID_SAMPLES = 0`` leaves bidding to the normal AI.
     """
+    return analyse(obs, rng, deadline).move
+
+
+def analyse(
+    obs: FlumeObservation,
+    rng: random.Random,
+    deadline: float | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """The hard level's decision with what its search found (:mod:`bot.engines.analysis`).
+
+    A searched bid, trump call or card: each option's average result over the sampled deals
+    (kind "points": points over the other side this hand, a game won or lost counting the
+    target), its chance to win (the game in deals where the hand ends it, else the hand:
+    scope "game" when most deals end it) and ``detail["points"]``, points over the other
+    side without the game. Reasons: "bid", "trump", "play"; unsearched moves are the normal
+    AI's rules: "discard", "call", "only" (one legal card), "no-deal" (no deal sampled in
+    time), "no-search" (bidding left to the normal AI). ``also``: further cards (or bids,
+    suits) to value; every legal one is valued anyway."""
     if obs.phase == "bid" and len(obs.legal) > 1 and fs.BID_SAMPLES:
-        action, _, _ = fs.search_bid(obs, rng, deadline, fs.BID_SAMPLES)
-        return action or choose_action(obs, rng)
+        tally = fs.Tally()
+        action, totals, done = fs.search_bid(obs, rng, deadline, fs.BID_SAMPLES, tally)
+        if action is None:
+            return Analysis.rule(choose_action(obs, rng), "no-deal")
+        return _searched(action, totals, tally, done, "bid")
     if obs.phase == "trump" and fs.BID_SAMPLES:
-        suit, _, _ = fs.search_trump(obs, rng, deadline, fs.BID_SAMPLES)
-        return f"trump:{suit}" if suit else choose_action(obs, rng)
+        tally = fs.Tally()
+        suit, by_suit, done = fs.search_trump(obs, rng, deadline, fs.BID_SAMPLES, tally)
+        if suit is None:
+            return Analysis.rule(choose_action(obs, rng), "no-deal")
+        named = {f"trump:{k}": v for k, v in by_suit.items()}
+        return _searched(f"trump:{suit}", named, _prefixed(tally, "trump:"), done, "trump")
     if obs.phase == "play":
         options = _cards_of(obs, "play:")
         if len(options) > 1:
             normal = _play(obs)
             ordered = [normal] + [c for c in options if c != normal]
-            best, _, _ = fs.search_play(obs, ordered, rng, deadline, fs.DEFAULT_SAMPLES)
-            return "play:" + (best or normal)
-    return choose_action(obs, rng)
+            tally = fs.Tally()
+            best, totals, done = fs.search_play(
+                obs, ordered, rng, deadline, fs.DEFAULT_SAMPLES, tally
+            )
+            if best is None:
+                return Analysis.rule("play:" + normal, "no-deal")
+            named = {f"play:{c}": t for c, t in zip(ordered, totals, strict=True)}
+            return _searched("play:" + best, named, _prefixed(tally, "play:"), done, "play")
+        return Analysis.rule(choose_action(obs, rng), "only")
+    reason = {"discard": "discard", "call": "call", "trump": "no-search"}.get(obs.phase, "only")
+    if obs.phase == "bid" and len(obs.legal) > 1:
+        reason = "no-search"
+    return Analysis.rule(choose_action(obs, rng), reason)
+
+
+def _prefixed(tally: fs.Tally, prefix: str) -> fs.Tally:
+    """``tally`` with its options named as moves (``"H"`` -> ``"trump:H"``)."""
+
+    def named(counts: dict[str, float]) -> dict[str, float]:
+        return {prefix + k: v for k, v in counts.items()}
+
+    return fs.Tally(tally.weight, named(tally.wins), named(tally.ends), named(tally.points))
+
+
+def _searched(
+    move: str, totals: dict[str, float], tally: fs.Tally, done: int, reason: str
+) -> Analysis:
+    weight = tally.weight or 1.0
+    values = [
+        MoveValue(
+            move=option,
+            value=total / weight,
+            win=tally.wins.get(option, 0.0) / weight,
+            samples=done,
+            detail={"points": tally.points.get(option, 0.0) / weight},
+        )
+        for option, total in totals.items()
+    ]
+    ends = tally.ends.get(move, 0.0) / weight
+    return Analysis.of(
+        move, "points", values, scope="game" if ends > 0.5 else "hand", samples=done,
+        reason=reason, detail={"ends": ends},
+    )  # fmt: skip

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.engines.cards import HIGH_JOKER, LOW_JOKER, SUITS, card
 from bot.engines.flume.engine import FlumeObservation
@@ -502,6 +502,53 @@ def utility(pos: Position, side: Sequence[int], change: Sequence[int]) -> float:
     return value
 
 
+def hand_share(pos: Position, side: Sequence[int], change: Sequence[int]) -> tuple[float, bool]:
+    """The observer's share of winning a hand's result, and whether the hand ends the game:
+    the game when it ends (1 won, 0 lost), else the hand (1 when its side gained more than
+    the other side, 1/2 on equal gains, 0 when less)."""
+    me, n = pos.me, pos.n
+    if any(pos.scores[s] + change[s] >= pos.target for s in range(n)):
+        return (1.0 if me in winners(pos, side, change) else 0.0), True
+    theirs = next((change[s] for s in range(n) if side[s] != side[me]), change[me])
+    mine = change[me]
+    return (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0), False
+
+
+def points_over(pos: Position, side: Sequence[int], change: Sequence[int]) -> float:
+    """:func:`utility` without the game won or lost: points over the others this hand."""
+    me, n = pos.me, pos.n
+    if n == 4:
+        return float(change[me] - change[(me + 1) % 4])
+    return change[me] - (sum(change) - change[me]) / (n - 1)
+
+
+@dataclass
+class Tally:
+    """What a search also counts per option besides its utility (for the hard AI's
+    analysis; the choice never depends on it): the weight of the deals seen, and per option
+    the weighted share of wins (:func:`hand_share`), of deals that ended the game, and of
+    points over the others (:func:`points_over`)."""
+
+    weight: float = 0.0
+    wins: dict[str, float] = field(default_factory=dict)
+    ends: dict[str, float] = field(default_factory=dict)
+    points: dict[str, float] = field(default_factory=dict)
+
+    def add(
+        self, option: str, weight: float, pos: Position, side: Sequence[int], change: Sequence[int]
+    ) -> None:
+        share, ends = hand_share(pos, side, change)
+        self.wins[option] = self.wins.get(option, 0.0) + weight * share
+        self.ends[option] = self.ends.get(option, 0.0) + weight * ends
+        self.points[option] = self.points.get(option, 0.0) + weight * points_over(pos, side, change)
+
+    def redeal(self, option: str, weight: float) -> None:
+        """Everyone passed in this deal: nothing won or lost (half a win)."""
+        self.wins[option] = self.wins.get(option, 0.0) + weight * 0.5
+        self.ends.setdefault(option, 0.0)
+        self.points.setdefault(option, 0.0)
+
+
 # --------------------------------------------------------------------------- the search
 
 
@@ -519,10 +566,11 @@ def search_play(
     rng: random.Random,
     deadline: float | None = None,
     samples: int = DEFAULT_SAMPLES,
+    tally: Tally | None = None,
 ) -> tuple[str | None, list[float], int]:
     """The best of ``options`` (cards, the first breaking ties) by the average result over
     sampled deals; (None, …) when no deal could be played before the deadline. Returns the
-    card, each option's total utility, and the number of deals."""
+    card, each option's total utility, and the number of deals. ``tally`` counts more."""
     pos = position(obs)
     moves = [INDEX[c] for c in options]
     totals = [0.0] * len(moves)
@@ -535,8 +583,13 @@ def search_play(
         for i, move in enumerate(moves):
             copy = [list(h) for h in hands]
             taken, points = play_out(pos, copy, side, first=move)
-            totals[i] += utility(pos, side, deltas(pos, side, taken, points, high, low))
+            change = deltas(pos, side, taken, points, high, low)
+            totals[i] += utility(pos, side, change)
+            if tally is not None:
+                tally.add(options[i], 1.0, pos, side, change)
         done += 1
+        if tally is not None:
+            tally.weight += 1.0
     if not done:
         return None, totals, 0
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
@@ -705,6 +758,7 @@ def search_bid(
     rng: random.Random,
     deadline: float | None = None,
     samples: int = BID_SAMPLES,
+    tally: Tally | None = None,
 ) -> tuple[str | None, dict[str, float], int]:
     """The bid (or pass) with the best weighted average result over sampled deals.
 
@@ -724,6 +778,8 @@ def search_bid(
         values = _bid_values(hands, n)
         weight = _bid_weight(obs, values)
         done += 1
+        if tally is not None:
+            tally.weight += weight
         results: dict[int, tuple[Position, list[int], list[int], list[int], int, int]] = {}
         for action in actions:
             high, bidder = obs.bid, obs.bidder
@@ -736,12 +792,17 @@ def search_bid(
                 if values[seat][1] >= lowest:
                     high, bidder = lowest, seat
             if bidder is None:
+                if tally is not None:
+                    tally.redeal(action, weight)
                 continue  # a redeal
             if bidder not in results:
                 results[bidder] = play_hand(obs, hands, stock, bidder, values[bidder][0])
             pos, side, taken, points, hi, lo = results[bidder]
             pos.bid = high
-            totals[action] += weight * utility(pos, side, deltas(pos, side, taken, points, hi, lo))
+            change = deltas(pos, side, taken, points, hi, lo)
+            totals[action] += weight * utility(pos, side, change)
+            if tally is not None:
+                tally.add(action, weight, pos, side, change)
     if not done:
         return None, totals, 0
     return max(actions, key=lambda a: totals[a]), totals, done
@@ -752,6 +813,7 @@ def search_trump(
     rng: random.Random,
     deadline: float | None = None,
     samples: int = BID_SAMPLES,
+    tally: Tally | None = None,
 ) -> tuple[str | None, dict[str, float], int]:
     """The trump suit with the best weighted average result over sampled deals."""
     me = obs.seat
@@ -762,10 +824,15 @@ def search_trump(
         hands, stock = _deal_unseen(obs, rng)
         weight = _bid_weight(obs, _bid_values(hands, obs.n_players))
         done += 1
+        if tally is not None:
+            tally.weight += weight
         for suit in SUITS:
             pos, side, taken, points, hi, lo = play_hand(obs, hands, stock, me, suit)
             pos.bid = obs.bid
-            totals[suit] += weight * utility(pos, side, deltas(pos, side, taken, points, hi, lo))
+            change = deltas(pos, side, taken, points, hi, lo)
+            totals[suit] += weight * utility(pos, side, change)
+            if tally is not None:
+                tally.add(suit, weight, pos, side, change)
     if not done:
         return None, totals, 0
     return max(SUITS, key=lambda s: totals[s]), totals, done

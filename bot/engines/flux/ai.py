@@ -36,6 +36,7 @@ from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from bot.engines.analysis import Analysis
 from bot.engines.cards import card
 from bot.engines.flux.rules import (
     Rules,
@@ -321,13 +322,27 @@ def decide(
 ) -> str:
     """The move at ``level``: "easy", "normal" (:func:`choose_action`) or "hard" (a
     determinized search over tricks and commands that stops at ``deadline``, a
-    ``time.monotonic()`` instant; normal play elsewhere)."""
+    ``time.monotonic()`` instant; normal play elsewhere): :func:`analyse`'s move."""
     if level == "easy":
         return easy_action(obs, rng)
-    normal = choose_action(obs, rng, HARD if level == "hard" else NORMAL)
     if level == "hard":
-        from bot.engines.flux.search import hard_action, searchable
+        return analyse(obs, rng, deadline).move
+    return choose_action(obs, rng, NORMAL)
 
-        if searchable(obs):
-            return hard_action(obs, rng, normal, deadline)
-    return normal
+
+def analyse(
+    obs: FluxObservation,
+    rng: random.Random,
+    deadline: float | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """The hard level's decision with what its search found (:mod:`bot.engines.analysis`,
+    :func:`bot.engines.flux.search.hard_analysis`); where it does not search, its move by
+    the rules of its own style, with the phase as the reason ("claim", "flux", "dice",
+    "poker"; "only" where a search had one candidate)."""
+    normal = choose_action(obs, rng, HARD)
+    from bot.engines.flux.search import hard_analysis, searchable
+
+    if searchable(obs):
+        return hard_analysis(obs, rng, normal, deadline, also=also)
+    return Analysis.rule(normal, obs.phase)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from bot.engines.analysis import Analysis, MoveValue, share_of_top
 from bot.engines.cards import standard_deck
 from bot.engines.flux import ai as flux_ai
 from bot.engines.flux.ai import Judge, poker_potential, poker_weight
@@ -181,16 +183,39 @@ def hard_action(
     samples: int = SAMPLES,
 ) -> str:
     """Perfect-information Monte Carlo over the candidate moves (``normal`` when there is no
-    choice worth searching, or no whole sample fits before the deadline)."""
+    choice worth searching, or no whole sample fits before the deadline). A rollout that
+    would end past the deadline (judged by the longest so far) is not begun, so the search
+    ends by its deadline rather than one rollout after it."""
+    return hard_analysis(obs, rng, normal, deadline, samples).move
+
+
+def hard_analysis(
+    obs: FluxObservation,
+    rng: random.Random,
+    normal: str,
+    deadline: float | None = None,
+    samples: int | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """:func:`hard_action`'s search with what it found (:mod:`bot.engines.analysis`): each
+    candidate's average over the worlds it was played in: points over the others' average
+    this hand (kind "points"), with the share of worlds in which it came out on top of the
+    hand (scope "hand"); or, in the game's last hands, the chance to win the game (kind
+    "win"). Reasons: "search" (the clearest winner over the normal move), "only" (one
+    candidate), "no-deal" (no whole world fitted before the deadline: the normal move). ``samples``: worlds at most (:data:`SAMPLES` by default). ``also``: moves
+    to value on the same worlds, never chosen."""
     me = obs.seat
     assert me is not None
+    samples = SAMPLES if samples is None else samples
     moves = candidates(obs)
     if len(moves) <= 1:
-        return normal
+        return Analysis.rule(normal, "only")
     if normal not in moves:
         moves.append(normal)
-    runs: dict[str, list[float]] = {m: [] for m in moves}
-    parsed = {m: parse(m) for m in moves}
+    extra = [m for m in dict.fromkeys(also) if m not in moves]
+    runs: dict[str, list[float]] = {m: [] for m in [*moves, *extra]}
+    tops: dict[str, list[float]] = {m: [] for m in runs}
+    parsed = {m: parse(m) for m in runs}
     dealer = Dealer(obs)
     standing = None
     if TO_WIN and Standing.covers(obs):
@@ -200,27 +225,58 @@ def hard_action(
     prior = Prior(obs, dealer) if PRIOR and Prior.helps(obs, dealer) else None
     budget = samples * len(moves)  # rollouts: a move dropped leaves more worlds to the rest
     done = 0
+    longest = 0.0  # the longest rollout so far: one that would end past the deadline is not begun
     while budget >= len(moves) and (deadline is None or time.monotonic() < deadline):
         seed = rng.random()
         world = dealer.deal(random.Random(seed)) if prior is None else prior.deal(seed)
         world.styles = {me: flux_ai.HARD}  # the others play as the normal level does
         values = {}
-        for move in moves:
-            if deadline is not None and time.monotonic() >= deadline:
+        on_top = {}
+        for move in [*moves, *extra]:
+            began = time.monotonic()
+            if deadline is not None and began + longest >= deadline:
                 break
             sim = world.copy(roller(seed + 1))  # the same dice for each move
             sim.apply(me, parsed[move])
             sim.rollout()
             values[move] = worth(sim, me) if standing is None else standing.value(sim)
-        if len(values) < len(moves):
+            on_top[move] = top_share(sim, me)
+            longest = max(longest, time.monotonic() - began)
+        if len(values) < len(moves) + len(extra):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
             runs[move].append(value)
+            tops[move].append(on_top[move])
         budget -= len(moves)
         done += 1
         if done >= RACE_FROM and done % RACE_EVERY == 0:
             moves = race(runs, moves, normal)
-    return clearly_better({m: runs[m] for m in moves}, normal, CONFIDENCE)
+    chosen = clearly_better({m: runs[m] for m in moves}, normal, CONFIDENCE)
+    if not done:
+        return Analysis.rule(chosen, "no-deal")
+    figures = [
+        MoveValue(
+            move=move,
+            value=sum(found) / len(found) if found else None,
+            win=(
+                (sum(found) / len(found) if standing else sum(tops[move]) / len(found))
+                if found
+                else None
+            ),
+            samples=len(found),
+        )
+        for move, found in runs.items()
+    ]
+    return Analysis.of(
+        chosen, "win" if standing else "points", figures,
+        scope="game" if standing else "hand", samples=done, reason="search",
+    )  # fmt: skip
+
+
+def top_share(sim: Sim, me: int) -> float:
+    """``me``'s share of the most points gained this hand among the seats in it."""
+    others = [sim.gained[s] for s in range(sim.n) if s != me and sim.active[s]]
+    return share_of_top(sim.gained[me], others)
 
 
 def race(runs: dict[str, list[float]], moves: list[str], normal: str) -> list[str]:

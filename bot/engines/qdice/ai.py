@@ -43,6 +43,7 @@ from functools import cache
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING
 
+from bot.engines.analysis import Analysis, Detail, MoveValue
 from bot.engines.qdice.scoring import DieKey, score_key, scoring_keeps
 
 if TYPE_CHECKING:
@@ -290,14 +291,24 @@ def choose_action(obs: QDiceObservation, rng: random.Random | None = None) -> st
     * Otherwise: the expected-score table (with the entry threshold while off the board).
     """
     del rng  # the policy is deterministic; the parameter is the engine protocol's
+    return normal_analysis(obs).move
+
+
+def normal_analysis(obs: QDiceObservation, also: Sequence[str] = ()) -> Analysis:
+    """:func:`choose_action`'s move with the values it compared (module notes of
+    :mod:`bot.engines.analysis`): a last turn's chances to beat the leader (scope "beat",
+    reason "last-turn"), the chances to win of the keeps that reach the target (reason
+    "end-game"), or else the expected points of the turn (kind "turn", reason "turn").
+    ``also``: one-step moves to value besides the keeps the policy weighs."""
     me = obs.current
     if me is None:
         raise ValueError("nobody is to act: the game is over")
     options = keep_options(obs.dice)
     if not options:
         raise ValueError("the roll on the table does not score")
+    extra = [k for k in (_keep_of(obs, m) for m in also) if k is not None]
     if obs.final_round:
-        return _last_turn_move(obs, me, options)
+        return _last_turn(obs, me, options, extra)
     mine = obs.scores[me]
     crossing = [
         o
@@ -306,10 +317,11 @@ def choose_action(obs: QDiceObservation, rng: random.Random | None = None) -> st
         and (obs.on_board[me] or obs.turn_total + o[1] >= obs.entry)
     ]
     if crossing:
-        return _end_game_move(obs, me, crossing)
+        return _end_game(obs, me, crossing, extra)
     table = score_table(obs.entry, obs.on_board[me])
     level = obs.turn_total // STEP
     best: tuple[float, int, str] | None = None
+    values: list[MoveValue] = []
     for indices, points, nxt in options:
         after = level + points // STEP
         bank = table.bank_value(after)
@@ -318,11 +330,49 @@ def choose_action(obs: QDiceObservation, rng: random.Random | None = None) -> st
         candidate = choice or (roll, 0, _move("roll", indices))
         if best is None or candidate[:2] > best[:2]:
             best = candidate
+        values += _both(obs, indices, points, bank, roll, bank >= 0)
     assert best is not None
-    return best[2]
+    for indices, points, nxt in extra:
+        after = level + points // STEP
+        bank = table.bank_value(after)
+        values += _both(obs, indices, points, bank, table.roll_value(nxt, after), bank >= 0)
+    return Analysis.of(best[2], "turn", values, scope="turn", reason="turn")
 
 
-def _last_turn_move(obs: QDiceObservation, me: int, options: list[Option]) -> str:
+def _both(
+    obs: QDiceObservation,
+    indices: Sequence[int],
+    points: int,
+    bank: float,
+    roll: float,
+    may_bank: bool,
+) -> list[MoveValue]:
+    """A keep's two moves with their values (banking only where it is allowed); their
+    detail: the points the keep adds ("keep") and the dice a roll would throw ("dice")."""
+    detail: Detail = {"keep": points, "dice": len(obs.dice) - len(indices) or 6}
+    out = [MoveValue(move=_move("roll", indices), value=roll, detail=detail)]
+    if may_bank:
+        out.append(MoveValue(move=_move("bank", indices), value=bank, detail=detail))
+    return out
+
+
+def _keep_of(obs: QDiceObservation, move: str) -> Option | None:
+    """The keep a one-step ``roll:…``/``bank:…`` move makes, if it scores."""
+    verb, _, picks = move.partition(":")
+    if verb not in ("roll", "bank") or not picks.isdigit():
+        return None
+    indices = tuple(sorted(int(ch) for ch in picks))
+    points = dict(scoring_keeps(obs.dice)).get(indices)
+    if points is None:
+        return None
+    left = [d for i, d in enumerate(obs.dice) if i not in indices]
+    a = sum(1 for d in left if d.colour == "A")
+    return (indices, points, FRESH if not left else INDEX[(a, len(left) - a)])
+
+
+def _last_turn(
+    obs: QDiceObservation, me: int, options: list[Option], extra: list[Option]
+) -> Analysis:
     leader = obs.contingent_winner
     assert leader is not None
     goal = obs.scores[leader] - obs.scores[me] + 1
@@ -330,20 +380,28 @@ def _last_turn_move(obs: QDiceObservation, me: int, options: list[Option]) -> st
         goal = max(goal, obs.entry)
     reach = reach_table(obs.on_board[me])
     best: tuple[float, int, str] | None = None
-    for indices, points, nxt in options:
+    values: list[MoveValue] = []
+    for number, (indices, points, nxt) in enumerate([*options, *extra]):
         total = obs.turn_total + points
         if total >= goal:
             candidate = (1.0, points, _move("bank", indices))
         else:
             chance = reach.prob(nxt, levels_needed(goal - total))
             candidate = (chance, points, _move("roll", indices))
-        if best is None or candidate[:2] > best[:2]:
+        if number < len(options) and (best is None or candidate[:2] > best[:2]):
             best = candidate
+        detail: Detail = {"keep": points, "dice": len(obs.dice) - len(indices) or 6}
+        values.append(MoveValue(move=candidate[2], value=candidate[0], detail=detail))
     assert best is not None
-    return best[2]
+    return Analysis.of(
+        best[2], "win", values, scope="beat", reason="last-turn",
+        detail={"leader": leader, "need": goal - obs.turn_total},
+    )  # fmt: skip
 
 
-def _end_game_move(obs: QDiceObservation, me: int, options: list[Option]) -> str:
+def _end_game(
+    obs: QDiceObservation, me: int, options: list[Option], extra: list[Option]
+) -> Analysis:
     """Choose among keeps that reach the target, in probability of winning the game."""
     rivals = [j for j in range(obs.n_players) if j != me]
     mine = obs.scores[me]
@@ -363,7 +421,8 @@ def _end_game_move(obs: QDiceObservation, me: int, options: list[Option]) -> str
         return cache[turn]
 
     best: tuple[float, int, str] | None = None
-    for indices, points, nxt in options:
+    values: list[MoveValue] = []
+    for number, (indices, points, nxt) in enumerate([*options, *extra]):
         turn = obs.turn_total + points
         bank = bank_chance(turn)
         # One more roll, then bank the best keep (a bust, or a black hole, forfeits the turn);
@@ -374,10 +433,11 @@ def _end_game_move(obs: QDiceObservation, me: int, options: list[Option]) -> str
         )
         candidate = (bank, 1, _move("bank", indices)) if bank >= roll else None
         candidate = candidate or (roll, 0, _move("roll", indices))
-        if best is None or candidate[:2] > best[:2]:
+        if number < len(options) and (best is None or candidate[:2] > best[:2]):
             best = candidate
+        values += _both(obs, indices, points, bank, roll, True)
     assert best is not None
-    return best[2]
+    return Analysis.of(best[2], "win", values, scope="game", reason="end-game")
 
 
 def threshold_action(obs: QDiceObservation, threshold: int = 300) -> str:
@@ -412,7 +472,7 @@ def decide(
 
     ``deadline`` is a :func:`time.monotonic` instant: "hard" returns its best move so far
     once it has passed (normal's move, or a simple one if normal's tables are not built yet).
-    Always a legal one-step ``roll:…``/``bank:…`` move.
+    Always a legal one-step ``roll:…``/``bank:…`` move. The hard move is :func:`analyse`'s.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
@@ -421,12 +481,34 @@ def decide(
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":
-        move = hard_action(obs, deadline)
-        if move is not None:
-            return move
+        return analyse(obs, rng, deadline).move
     if deadline is not None and time.monotonic() > deadline and not _tables_ready(obs):
         return quick_action(obs)
     return choose_action(obs, rng)
+
+
+def analyse(
+    obs: QDiceObservation,
+    rng: random.Random | None = None,
+    deadline: float | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """The hard level's decision with the values behind it (:mod:`bot.engines.analysis`).
+
+    Two players with the default options: every keep's chance to win the game banking now
+    and rolling on, from the solved table (reason "table"). Elsewhere the hard level plays as
+    normal does (:func:`normal_analysis`), or, past the deadline before normal's tables are
+    built, a quick rule (reason "quick"). Each option's ``detail["keep"]`` is the points its
+    keep adds. ``rng`` is unused (the levels are deterministic)."""
+    del rng
+    if obs.current is None:
+        raise ValueError("nobody is to act: the game is over")
+    found = hard_analysis(obs, deadline, also)
+    if found is not None:
+        return found
+    if deadline is not None and time.monotonic() > deadline and not _tables_ready(obs):
+        return Analysis.rule(quick_action(obs), "quick")
+    return normal_analysis(obs, also)
 
 
 def _tables_ready(obs: QDiceObservation) -> bool:
@@ -495,6 +577,14 @@ def hard_action(obs: QDiceObservation, deadline: float | None = None) -> str | N
 
     A last turn is normal's (it already maximises the chance of beating the leader).
     """
+    found = hard_analysis(obs, deadline)
+    return None if found is None else found.move
+
+
+def hard_analysis(
+    obs: QDiceObservation, deadline: float | None = None, also: Sequence[str] = ()
+) -> Analysis | None:
+    """:func:`hard_action` with every keep's chance to win banking and rolling on."""
     me = obs.current
     assert me is not None
     if obs.n_players != 2 or obs.final_round:
@@ -524,17 +614,26 @@ def hard_action(obs: QDiceObservation, deadline: float | None = None) -> str | N
     options = keep_options(obs.dice)
     if not options:
         raise ValueError("the roll on the table does not score")
+    extra = [k for k in (_keep_of(obs, m) for m in also) if k is not None]
     best: tuple[float, int, int, str] | None = None
-    for indices, points, nxt in options:
+    values: list[MoveValue] = []
+    for number, (indices, points, nxt) in enumerate([*options, *extra]):
         total = obs.turn_total + points
         a = i + total // STEP
         roll = table.roll_value(solver, a, wp.canonical_of(nxt))
         candidate = (roll, 0, points, _move("roll", indices))
+        bank = None
         if obs.on_board[me] or total >= obs.entry:
             bank = table.bank_value(solver, a)
             if bank >= roll:
                 candidate = (bank, 1, points, _move("bank", indices))
-        if best is None or candidate[:3] > best[:3]:
+        if number < len(options) and (best is None or candidate[:3] > best[:3]):
             best = candidate
+        values += _both(
+            obs, indices, points, bank if bank is not None else -1.0, roll, bank is not None
+        )
     assert best is not None
-    return best[3]
+    return Analysis.of(
+        best[3], "win", values, scope="game", reason="table",
+        detail={"now": table.win_chance(i, j)},
+    )  # fmt: skip

@@ -21,12 +21,14 @@ and rolls the round out (:mod:`bot.engines.qpoker.search`).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.engines.qpoker.engine import OWN_CARDS, call_refusal, complete_moves
 
 if TYPE_CHECKING:
+    from bot.engines.analysis import Analysis
     from bot.engines.qpoker.engine import QPokerObservation
 
 CALL_MARGIN = 0.05  # calling gives up this turn's card; prefer a card that is as good
@@ -154,6 +156,27 @@ def gain_of(mine: list[float], rivals: list[list[float]], carry: int) -> float:
     return total
 
 
+def share_of(mine: list[float], rivals: list[list[float]]) -> float:
+    """The observer's share of the round's win (a win shared by k counts 1/k) from the
+    points distributions (the observer's, the rivals'), as :func:`gain_of` weighs them."""
+    total = 0.0
+    for m, pm in enumerate(mine):
+        if pm <= 0.0:
+            continue
+        prob = [1.0] + [0.0] * len(rivals)  # P(nobody beats m and t rivals tie it)
+        for dist in rivals:
+            below = sum(dist[:m])
+            tie = dist[m] if m < len(dist) else 0.0
+            new_prob = [0.0] * len(prob)
+            for t in range(len(prob)):
+                new_prob[t] += prob[t] * below
+                if t + 1 < len(prob):
+                    new_prob[t + 1] += prob[t] * tie
+            prob = new_prob
+        total += pm * sum(prob[t] / (1 + t) for t in range(len(prob)))
+    return total
+
+
 def score(table: Table, me: int, carry: int) -> float:
     """Expected gain, less a small cost for each of the observer's shown likely 1s."""
     shown = sum(q.p * q.chips for q in table[me] if q.shown and not q.superposed)
@@ -228,7 +251,18 @@ def decide(
     if level == "easy":
         return easy_action(obs, rng)
     if level == "hard":
-        from bot.engines.qpoker.search import hard_action
-
-        return hard_action(obs, rng, deadline)
+        return analyse(obs, rng, deadline).move
     return choose_action(obs, rng)
+
+
+def analyse(
+    obs: QPokerObservation,
+    rng: random.Random,
+    deadline: float | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """The hard level's decision with what its search found
+    (:func:`bot.engines.qpoker.search.hard_analysis`)."""
+    from bot.engines.qpoker.search import hard_analysis
+
+    return hard_analysis(obs, rng, deadline, also=also)

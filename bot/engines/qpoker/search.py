@@ -27,9 +27,11 @@ from __future__ import annotations
 import bisect
 import random
 import time
+from collections.abc import Sequence
 from itertools import accumulate, product
 from typing import TYPE_CHECKING
 
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.pimc import clearly_better
 from bot.engines.qpoker.ai import (
     CALL_MARGIN,
@@ -38,6 +40,7 @@ from bot.engines.qpoker.ai import (
     Belief,
     gain_of,
     rank_moves,
+    share_of,
 )
 from bot.engines.qpoker.engine import OWN_CARDS, QUBIT_DECK, QUBITS, call_refusal, complete_moves
 
@@ -160,6 +163,16 @@ class Sim:
         mine = rows.pop(seat)
         return _gain(mine, tuple(sorted(rows.values())), self.carry)
 
+    def round_share(self, seat: int) -> float:
+        """``seat``'s share of this round's win at measurement (superposed qubits are fair
+        coins; a win shared by k counts 1/k)."""
+        rows = {
+            s: _key(tuple((1 if q[SUP] else 2 * q[V], 2 if q[DBL] else 1) for q in row))
+            for s, row in self.qubits.items()
+        }
+        mine = rows.pop(seat)
+        return _share(mine, tuple(sorted(rows.values())))
+
     def finals(self) -> list[tuple[float, list[int]]]:
         """Every way the measurement can go (each superposed qubit a fair coin): its chance
         and every seat's stack after the payout."""
@@ -258,6 +271,7 @@ Row = tuple[tuple[int, int, bool, bool], ...]
 _DIGIT = {(p2, c): 5 ** (2 * p2 + c - 1) for p2 in (0, 1, 2) for c in (1, 2)}
 _DISTS: dict[int, list[float]] = {}
 _GAINS: dict[tuple[int, tuple[int, ...], int], float] = {}
+_SHARES: dict[tuple[int, tuple[int, ...]], float] = {}
 _RANKINGS: dict[tuple, tuple[list[tuple[float, str]], list[str]]] = {}
 _CACHE_LIMIT = 200_000
 
@@ -290,6 +304,16 @@ def _gain(mine: int, rivals: tuple[int, ...], carry: int) -> float:
             _GAINS.clear()
         found = gain_of(_dist(mine), [_dist(r) for r in rivals], carry)
         _GAINS[mine, rivals, carry] = found
+    return found
+
+
+def _share(mine: int, rivals: tuple[int, ...]) -> float:
+    """``qpoker.ai.share_of`` on row keys (rivals sorted)."""
+    found = _SHARES.get((mine, rivals))
+    if found is None:
+        if len(_SHARES) > _CACHE_LIMIT:
+            _SHARES.clear()
+        found = _SHARES[mine, rivals] = share_of(_dist(mine), [_dist(r) for r in rivals])
     return found
 
 
@@ -682,11 +706,29 @@ def hard_action(
 ) -> str:
     """Rollouts of the best candidate moves on worlds drawn from the inferred belief; the
     normal move unless the worlds clearly favour another (:func:`~bot.engines.pimc.clearly_better`)."""
+    return hard_analysis(obs, rng, deadline, samples).move
+
+
+def hard_analysis(
+    obs: QPokerObservation,
+    rng: random.Random,
+    deadline: float | None = None,
+    samples: int | None = None,
+    also: Sequence[str] = (),
+) -> Analysis:
+    """:func:`hard_action`'s search with what it found (:mod:`bot.engines.analysis`): each
+    candidate's average over the worlds: the chips it wins or loses at measurement (kind
+    "chips") with its share of winning the round (scope "round"), or near the match's end
+    its chance to win the match (kind "win", scope "game"). Reasons: "search"; "only" (one
+    legal move). ``samples``: worlds (:data:`SAMPLES` by default). ``also``: moves to value
+    on the same worlds, never chosen. "no-deal": no world was played out before the
+    deadline (the normal move)."""
     me = obs.seat
     assert me is not None
+    samples = SAMPLES if samples is None else samples
     ranking = rank_moves(obs)
     if len(ranking) == 1:
-        return ranking[0][1]
+        return Analysis.rule(ranking[0][1], "only")
     fallback = _pick(ranking, rng)
     sample = worlds(obs, rng, samples, deadline)
     inferred = rank_moves(obs, belief_table(obs, sample))
@@ -697,7 +739,10 @@ def hard_action(
         candidates.append("call")
     if fallback not in candidates:
         candidates.append(fallback)
-    runs: dict[str, list[float]] = {m: [] for m in candidates}
+    legal = {m for _, m in ranking}
+    extra = [m for m in dict.fromkeys(also) if m in legal and m not in candidates]
+    runs: dict[str, list[float]] = {m: [] for m in [*candidates, *extra]}
+    shares: dict[str, list[float]] = {m: [] for m in runs}
     futures = None
     if PLAY_TO_WIN and obs.rounds - obs.round <= PLAY_TO_WIN_ROUNDS:
         futures = futures_for(obs, random.Random(rng.random()), FUTURES)
@@ -706,15 +751,34 @@ def hard_action(
             break
         seed = rng.random()
         values = {}
-        for move in candidates:
+        won = {}
+        for move in runs:
             if deadline is not None and time.monotonic() >= deadline:
                 break
             sim = world.copy()
             roll = random.Random(seed)  # the same coins for every candidate
             sim.apply(me, move, roll)
             values[move] = rollout(sim, me, roll, futures)
-        if len(values) < len(candidates):
+            won[move] = sim.round_share(me)
+        if len(values) < len(runs):
             break  # out of time mid-sample: only whole samples count
         for move, value in values.items():
             runs[move].append(value)
-    return clearly_better(runs, fallback, CONFIDENCE)
+            shares[move].append(won[move])
+    chosen = clearly_better({m: runs[m] for m in candidates}, fallback, CONFIDENCE)
+    done = len(runs[fallback])
+    if not done:
+        return Analysis.rule(chosen, "no-deal")
+    figures = [
+        MoveValue(
+            move=move,
+            value=sum(found) / done if done else None,
+            win=(sum(found) if futures else sum(shares[move])) / done if done else None,
+            samples=done,
+        )
+        for move, found in runs.items()
+    ]
+    return Analysis.of(
+        chosen, "win" if futures else "chips", figures,
+        scope="game" if futures else "round", samples=done, reason="search",
+    )  # fmt: skip
