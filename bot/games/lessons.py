@@ -316,6 +316,18 @@ def _fingers_known(obs: Any, legal: list[str]) -> bool:
     )
 
 
+def _fingers_forced(obs: Any, legal: list[str]) -> bool:
+    """The seat's own count of a named flavour still in play is settled: asked for it, only
+    one answer fits."""
+    if obs.seat is None or not legal or not obs.counts[obs.seat]:
+        return False
+    return any(
+        obs.lo[obs.seat][f] == obs.hi[obs.seat][f]
+        for f, name in enumerate(obs.names)
+        if name is not None and obs.remaining[f]
+    )
+
+
 FINGERS = [
     Lesson(
         "name",
@@ -351,6 +363,15 @@ FINGERS = [
         "choose: declare the book, or keep them, which commits you to not holding them all.",
         ("book", "declare the book", "keep them"),
         _phase("book"),
+    ),
+    Lesson(
+        "forced",
+        "Forced answers",
+        "What was said so far settles how many fingers of a named flavour you hold: a single "
+        "number on the picture. If you are asked for it, only one answer fits, so the bot gives "
+        "it for you and says it was forced.",
+        ("single number", "only one answer fits", "forced"),
+        _fingers_forced,
     ),
     Lesson(
         "known",

@@ -146,3 +146,18 @@ def test_fingers_a_settled_hand_is_known() -> None:
     unsettled = settled.model_copy(deep=True)
     unsettled.hi[other][0] = 3  # a range: 2–3
     assert not known.applies(unsettled, legal)
+
+
+def test_fingers_an_answer_that_will_be_forced() -> None:
+    observation, legal = _first("fingers", "ask", per_flavour=3)
+    forced = _lesson("fingers", "forced")
+    mine = observation.model_copy(deep=True)
+    seat = mine.seat
+    mine.names[1] = "quince"
+    mine.remaining[1] = 3
+    mine.lo[seat][1], mine.hi[seat][1] = 0, 2
+    assert not forced.applies(mine, legal)  # a range: the person may still choose
+    mine.hi[seat][1] = 0  # settled: none of it, so a "no" will be forced
+    assert forced.applies(mine, legal)
+    mine.names[1] = None  # nobody asked for that flavour yet
+    assert not forced.applies(mine, legal)

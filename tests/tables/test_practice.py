@@ -132,3 +132,27 @@ async def test_a_normal_table_shows_no_lesson(db: Database) -> None:
     assert not _lesson_names(panel)
     assert "Practice" not in (core.public_panel(table).description or "")
     await core.close()
+
+
+async def test_a_restart_keeps_the_lessons_shown(db: Database) -> None:
+    core = _manager(db)
+    table = await practice.open_practice(
+        core, "qdice", guild_id=GUILD, channel_id=CHANNEL, person=ALICE, seed=11
+    )
+    await core.attach_message(table, 999)
+    seat = await _my_move(table)
+    assert seat is not None
+    panel = await core.private_panel(table.id, ALICE.id)
+    assert _lesson_names(panel) == [f"{practice.LESSON_FIELD}: Your first throw"]
+    await core.act(table.id, ALICE.id, "t0", None)  # select a die: the moment is played
+    await core.close()
+
+    again = _manager(db)
+    assert await again.restore() >= 1
+    table = await again.fetch(table.id)
+    assert practice.shown(table) == {"throw"}
+    panel = await again.private_panel(table.id, ALICE.id)
+    names = _lesson_names(panel)
+    assert f"{practice.LESSON_FIELD}: Your first throw" not in names
+    assert names == [f"{practice.LESSON_FIELD}: Getting on the board"]
+    await again.close()
