@@ -13,6 +13,7 @@ from bot.games.lessons import PATHS
 from bot.tables import practice
 from tests.e2e.conftest import World
 from tests.e2e.settle import settled
+from tests.e2e.test_hints import _follow as follow
 
 MARK = "Practice — only alice plays; not rated"
 
@@ -64,6 +65,17 @@ async def test_a_guided_first_game(w: World, game: str) -> None:
     theirs = (await w.fake.click(w.bob, w.table_message(room), label="My hand")).message
     assert theirs is not None and theirs.ephemeral and practice.LESSON_FIELD not in theirs.text()
     assert practice.LESSON_FIELD not in w.table_message(room).text()
+
+    # Hint is on: the person asks for one and follows it with their view's own controls.
+    # The lesson was for that moment: once it is played, it is not shown again.
+    (button,) = [b for b in view.buttons if b.label == "Hint"]
+    await w.fake.click(w.alice, view, custom_id=button.custom_id)
+    view = view.refresh()
+    assert "💡 Hint" in view.text() and first.title in view.text()
+    analysis = table.hints[seat][1].result()
+    await follow(w, table, w.alice, view, engine.observe(state, seat), analysis.move)
+    assert table.record.config[practice.SHOWN][0] == first.key
+    assert f"{practice.LESSON_FIELD}: {first.title}" not in view.refresh().text()
 
     # Play the person's moves (the normal AI's) to the end.
     ai, rng = _ai(game), random.Random(5)
