@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot import answers
 from bot.engines.base import GameError
+from bot.tables import practice
 from bot.tables.confirm import kick_action
 from bot.tables.table import Table
 from bot.tables.views import CANCEL, LEAVE
@@ -105,6 +106,30 @@ async def start_table(
         await bot.tables.attach_message(table, message_id)
 
 
+async def learn_table(interaction: discord.Interaction, game: str) -> None:
+    """Open a practice table here (see :mod:`bot.tables.practice`) and post its message."""
+    bot = _bot(interaction)
+    if interaction.guild is None or interaction.channel is None:
+        raise GameError("Games are played in server channels, not in direct messages.")
+    busy = bot.tables.in_location(interaction.channel.id)
+    if busy is not None:
+        raise GameError(
+            f"A game of {busy.spec.title} is already running in this channel: "
+            f"{_jump(busy, interaction.guild_id)}. Practise in another channel, or once it is over."
+        )
+    async with answers.in_time(interaction, public=True):
+        table = await practice.open_practice(
+            bot.tables,
+            game,
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel.id,
+            person=person(interaction.user),
+        )
+        panel = bot.tables.public_panel(table)
+        message_id = await answers.send(interaction, **message_parts(panel, table.id))
+        await bot.tables.attach_message(table, message_id)
+
+
 def game_group(
     game: str, title: str, start: app_commands.Command[Any, ..., Any]
 ) -> app_commands.Group:
@@ -166,6 +191,13 @@ def game_group(
         table = table_here(interaction, game)
         await ask_to_confirm(interaction, table, kick_action(player.id))
 
-    for command in (hand, status, leave, rejoin, cancel, kick):
+    @app_commands.command(
+        name="learn",
+        description=f"A guided first game of {title} against easy AIs (practice, not rated)",
+    )
+    async def learn(interaction: discord.Interaction) -> None:
+        await learn_table(interaction, game)
+
+    for command in (hand, status, leave, rejoin, cancel, kick, learn):
         group.add_command(command)
     return group

@@ -20,6 +20,7 @@ from bot.engines.base import ConfigError, GameError
 from bot.storage.models import SeatRecord
 from bot.tables.coaching import HINTS
 from bot.tables.panels import take_back_hint
+from bot.tables.practice import PRACTICE, banner
 from bot.tables.protocols import LEVELS, NotAllowed, NotSeated
 from bot.tables.table import Table
 
@@ -57,6 +58,7 @@ class Lobby:
         thread_id: int | None = None,
         seed: int | None = None,
         hints: bool = False,
+        practice: bool = False,
     ) -> Table:
         core = self.core
         spec = core.games[game]
@@ -74,6 +76,8 @@ class Lobby:
             stored["turn_timeout"] = turn_timeout
         if hints:
             stored[HINTS] = True
+        if practice:
+            stored[PRACTICE] = True
         record = await core.db.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -90,6 +94,8 @@ class Lobby:
         table = await self.core.fetch(game_id)
         async with table.lock:
             self._require_lobby(table)
+            if table.record.config.get(PRACTICE) and person.id != table.record.host_id:
+                raise NotAllowed(banner(table) + " Open your own with the game's `learn`.")
             mine = table.seat_of(person.id)
             if mine is not None and table.seats[mine].invited:
                 # A rematch kept this seat for them: joining confirms it.

@@ -28,7 +28,7 @@ from bot.storage.backends import failure_kind
 from bot.storage.db import Database
 from bot.storage.errors import GameClosed, VersionConflict
 from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
-from bot.tables import coaching, panels
+from bot.tables import coaching, panels, practice
 from bot.tables.driver import TurnDriver
 from bot.tables.lobby import Lobby
 from bot.tables.pings import TurnPings
@@ -420,6 +420,11 @@ class TableManager:
         """
         engine = table.spec.engine
         assert table.state is not None
+        lesson = None
+        if practice.is_practice(table) and not table.seats[seat].is_ai:
+            # the lesson the learner's view showed for this move
+            before = engine.observe(table.state, seat)
+            lesson = practice.lesson_at(table, before, engine.legal_actions(table.state, seat))
         trial = table.state.model_copy(deep=True)
         events = engine.apply(trial, seat, action)
         version = table.record.version + 1
@@ -431,8 +436,21 @@ class TableManager:
         await self.save_step(
             table, trial, lines, history, [record], status="finished" if finished else None
         )
+        if lesson is not None:
+            await self._lesson_shown(table, lesson.key)
         if finished:
             await self._finish(table)
+
+    async def _lesson_shown(self, table: Table, key: str) -> None:
+        """Remember that a practice table's lesson was shown (its moment was played)."""
+        config = practice.with_shown(table.record.config, key)
+        try:
+            await self.db.update_game(table.id, config=config)
+        except Exception as error:  # the move stands; the lesson may be shown once more
+            self.storage_failed(error)
+            log.warning("Could not note a lesson in game %s", table.id, exc_info=True)
+            return
+        table.record.config = config
 
     async def save_step(
         self,
@@ -531,6 +549,10 @@ class TableManager:
 
     async def _finish(self, table: Table) -> None:
         assert table.state is not None
+        if practice.is_practice(table):  # not rated: no results, ratings or leaderboard row
+            table.record.ended_at = self.clock()
+            await self.db.update_game(table.id, ended_at=table.record.ended_at)
+            return
         outcome = table.spec.engine.outcome(table.state)
         moves = await self.db.moves_by_seat(table.id)
         # A person's seat that an AI played for most of its moves is abandoned: ranked last,

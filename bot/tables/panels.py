@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.engines.base import Outcome, ordinal, plural
 from bot.render.frames import FrameEncoder
-from bot.tables import coaching, replay
+from bot.tables import coaching, practice, replay
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -69,6 +69,8 @@ def private_panel(view: PrivateView) -> Panel:
     legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
     panel = table.spec.ui.private_panel(obs, legal, view.names)
     coaching.offer(panel, table, legal)
+    if (lesson := practice.lesson_at(table, obs, legal)) is not None:
+        panel.fields = [*panel.fields, practice.lesson_field(lesson)]
     panel.version = view.version
     panel.footer = f"{table.spec.title} · game #{table.id} · only you can see this"
     return panel
@@ -118,6 +120,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         )
     assert table.state is not None
     engine = spec.engine
+    marked = practice.banner(table) + "\n\n" if practice.is_practice(table) else ""
     obs = engine.observe(table.state, None)
     image = FRAMES.encode(table.id, spec.ui.table_image(obs, table.names, table.log))
     events = "\n".join(f"• {line}" for line in table.log[-4:])
@@ -131,16 +134,17 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
             fields += final_fields(obs, table.names)
         if (hints := coaching.results_field(table)) is not None:
             fields.append(hints)
+        again = [Control(REMATCH, "Rematch", "success", emoji="🔁")]
+        if practice.is_practice(table):
+            fields.append(practice.finished_field(table))
+            again = []  # a real table comes next, or another practice one
         return Panel(
-            title=f"{title} · finished",
-            description=f"🏆 **{winners}** won.\n\n{events}",
+            title=f"{title} · finished" + " · practice" * practice.is_practice(table),
+            description=f"{marked}🏆 **{winners}** won.\n\n{events}",
             fields=fields,
             colour=0xF1C40F,
             image_png=image,
-            controls=[
-                Control(REMATCH, "Rematch", "success", emoji="🔁"),
-                *replay.finished_controls(table.id),
-            ],
+            controls=[*again, *replay.finished_controls(table.id)],
         )
     to_act = sorted(engine.to_act(table.state))
     controls: list[Control] = []
@@ -157,8 +161,8 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         table.names[s] + (" (AI)" if table.seats[s].autopilot else "") for s in to_act
     )
     return Panel(
-        title=title,
-        description=f"{spec.ui.turn_text(obs, table.names)}\n\n{events}".strip(),
+        title=title + " · practice" * practice.is_practice(table),
+        description=f"{marked}{spec.ui.turn_text(obs, table.names)}\n\n{events}".strip(),
         footer=f"To act: {waiting}",
         image_png=image,
         controls=controls,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError
 from bot.storage.models import GameRecord, SeatRecord
-from bot.tables import coaching
+from bot.tables import coaching, practice
 from bot.tables.protocols import NotAllowed, TableNotFound
 from bot.tables.table import Table
 
@@ -51,6 +51,11 @@ class Rematches:
                 raise TableNotFound("That game no longer exists.")
             if old.status != "finished":
                 raise GameError("Only a finished game can be played again.")
+            if old.config.get(practice.PRACTICE):
+                raise GameError(
+                    f"That was a practice game: start a real one with `/{old.game} start`, "
+                    f"or practise again with `/{old.game} learn`."
+                )
             if not any(s.user_id == person.id and not s.is_ai for s in old.seats):
                 raise NotAllowed(
                     f"Only the players of game #{old.id} can ask for its rematch. "
