@@ -421,8 +421,9 @@ class TableManager:
         engine = table.spec.engine
         assert table.state is not None
         lesson = None
-        if practice.is_practice(table) and not table.seats[seat].is_ai:
-            # the lesson the learner's view showed for this move
+        if practice.is_practice(table) and not table.moves_itself(seat):
+            # the lesson the learner's view showed for this move (not one the table made
+            # for them, an AI's, or a lone "Play on" with nothing to decide)
             before = engine.observe(table.state, seat)
             lesson = practice.lesson_at(table, before, engine.legal_actions(table.state, seat))
         trial = table.state.model_copy(deep=True)

@@ -51,7 +51,8 @@ async def _my_move(table: Table) -> int | None:
         if table.record.status != "active" or table.state is None:
             return None
         seat = table.seat_of(ALICE.id)
-        if seat in table.spec.engine.to_act(table.state):
+        # (a lone move with nothing to decide, Flux's "Play on", the table makes for them)
+        if seat in table.spec.engine.to_act(table.state) and not table.moves_itself(seat):
             return seat
         await asyncio.sleep(0.005)
     raise AssertionError("the AI seats never gave the learner a move")
