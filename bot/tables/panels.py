@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.engines.base import plural
 from bot.render.frames import FrameEncoder
-from bot.tables import coaching, replay
+from bot.tables import coaching, replay, review
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -132,6 +132,7 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
             controls=[
                 Control(REMATCH, "Rematch", "success", emoji="🔁"),
                 *replay.finished_controls(table.id),
+                *([review.review_control(table.id)] if review.offered_for(table) else []),
             ],
         )
     to_act = sorted(engine.to_act(table.state))
