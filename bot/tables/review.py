@@ -252,6 +252,9 @@ class Reviews:
         self.budget = budget
         """Seconds the hard AI takes over each position (None: the AI budget)."""
         self._working: dict[int, asyncio.Task[None]] = {}
+        self._slot = asyncio.Semaphore(1)
+        """One review position at a time in the workers, however many games end together:
+        live tables' AI decisions share the pool and must not queue behind reviews."""
 
     def offered(self, spec: GameSpec) -> bool:
         return spec.ai is not None and spec.ai.analyse is not None
@@ -314,14 +317,15 @@ class Reviews:
         names = replay.names
         entries: list[Entry] = []
         for position in found:
-            analysis = await self.thinker.analyse(
-                spec,
-                position.observation,
-                review_seed(record, position.step, seat),
-                also=(position.done,),
-                budget=self.budget,
-                label="review",
-            )
+            async with self._slot:
+                analysis = await self.thinker.analyse(
+                    spec,
+                    position.observation,
+                    review_seed(record, position.step, seat),
+                    also=(position.done,),
+                    budget=self.budget,
+                    label="review",
+                )
             if analysis is None:
                 continue
             made = await asyncio.to_thread(entry, spec, position, analysis, names)
