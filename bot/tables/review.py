@@ -58,14 +58,19 @@ def review_control(game_id: int) -> Control:
     return Control("!review", "Review", emoji="🧭", custom_id=review_id(game_id))
 
 
-def offered_for(table: Any) -> bool:
-    """Whether a finished table offers Review: a person played and the game's AI analyses."""
-    spec = table.spec
+def reviewed(spec: GameSpec, seats: Sequence[Any]) -> bool:
+    """Whether a finished game of ``spec`` with ``seats`` has reviews: a person played and
+    the game's AI analyses."""
     return (
         spec.ai is not None
         and spec.ai.analyse is not None
-        and any(not seat.is_ai for seat in table.seats)
+        and any(not seat.is_ai for seat in seats)
     )
+
+
+def offered_for(table: Any) -> bool:
+    """Whether a finished table offers Review."""
+    return reviewed(table.spec, table.seats)
 
 
 class ReviewUnavailable(GameError):

@@ -106,8 +106,11 @@ async def test_a_review_end_to_end(w: World, game: str, monkeypatch: pytest.Monk
         if steps:  # the position: the replay just before the move
             await w.fake.click(user, shown, custom_id=steps[0].custom_id)
             await w.fake.wait_idle()
-            moved = shown.refresh().text()
-            assert f"Step {review.entries[0].step - 1:,} of" in moved
+            moved = shown.refresh()
+            assert f"Step {review.entries[0].step - 1:,} of" in moved.text()
+            # The replay offers the review again (as /history's replays do).
+            again = await _press_review(w, room, moved, user)
+            assert again.visible_to(user) and f"review for {seat.name}" in again.text()
     assert listed, "nobody's review lists a move (the hard AI agreed with every one)"
 
     # Someone who did not play is refused.
