@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .db import Database
@@ -18,6 +18,9 @@ class StoredReview:
     user_id: int
     body_json: str
     computed_at: float
+
+
+_OLD: Final = "SELECT id FROM games WHERE status IN ('finished', 'cancelled') AND ended_at < ?"
 
 
 class ReviewStore:
@@ -64,3 +67,10 @@ class ReviewStore:
                 "SELECT seat FROM reviews WHERE game_id = ? ORDER BY seat", (game_id,)
             )
         return [int(r["seat"]) for r in rows]
+
+    async def prune(self, *, older_than_days: float = 30.0, now: float | None = None) -> int:
+        """Drop the reviews of games that ended long ago (their moves are pruned alike, and a
+        review without its replay is not shown); how many were dropped."""
+        cutoff = (time.time() if now is None else now) - older_than_days * 86400.0
+        async with self._db._write() as conn:
+            return await conn.execute(f"DELETE FROM reviews WHERE game_id IN ({_OLD})", (cutoff,))

@@ -3,6 +3,10 @@ out again, gone with their game."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
+from bot.housekeeping import keep_replays
 from bot.storage import Database
 from bot.storage.reviews import ReviewStore
 
@@ -28,3 +32,24 @@ async def test_a_review_is_kept_per_seat_and_replaced(db: Database) -> None:
     assert again.computed_at == 13.0
     await db._run("DELETE FROM games WHERE id = ?", (game.id,))
     assert await store.seats(game.id) == [] and await store.seats(other.id) == [0]
+
+
+async def test_housekeeping_drops_the_reviews_of_games_whose_moves_it_drops(db: Database) -> None:
+    old = await new_game(db)
+    recent = await new_game(db)
+    now = time.time()
+    for game, ended in ((old, now - 40 * 86400), (recent, now - 86400)):
+        await db.update_game(game.id, status="finished", ended_at=ended)
+    store = ReviewStore(db)
+    await store.save(old.id, 0, 1, "{}")
+    await store.save(recent.id, 0, 1, "{}")
+    task = asyncio.create_task(keep_replays(db, days=30, every=0.01, also=[store]))
+    try:
+        for _ in range(200):
+            if not await store.seats(old.id):
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+    assert await store.seats(old.id) == []
+    assert await store.seats(recent.id) == [0]  # a day old: kept
