@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from bot.engines.analysis import Analysis, MoveValue
+from bot.engines.analysis import UNDECIDED, Analysis, MoveValue
 from bot.engines.base import GameError
 from bot.games.coach import percent, signed
 from bot.storage.db import Database
@@ -47,6 +47,14 @@ REVIEW_ID = re.compile(r"qv:(?P<game>[0-9]+)")
 SHOWN = 5
 """Entries a review shows (the biggest drops); the rest are counted."""
 UNITS = {"points": "points", "chips": "chips", "turn": "points"}
+CHANCE = {
+    "game": "Chance to win the game",
+    "hand": "Chance to come out on top in this hand",
+    "round": "Chance to win this round",
+    "turn": "Chance to bank this turn",
+    "beat": "Chance to beat the leader",
+}
+"""What :attr:`MoveValue.win` is the chance of, by :attr:`Analysis.scope`."""
 
 
 def review_id(game_id: int) -> str:
@@ -173,6 +181,25 @@ def positions(replay: GameReplay, seat: int) -> list[Position]:
     return found
 
 
+def _outcome(value: float) -> str:
+    """An ``"outcome"`` value in words (see :mod:`bot.engines.analysis`)."""
+    if value > 0.5:
+        return "a win"
+    if value < UNDECIDED / 2:
+        return "a loss"
+    return "no result in sight"
+
+
+def _chances(mine: float, theirs: float) -> str:
+    """Two chances as people say them, with a decimal where whole percents look alike."""
+    digits = 0
+    while digits < 2 and percent(mine, digits) == percent(theirs, digits):
+        digits += 1
+    if percent(mine, digits) == percent(theirs, digits):
+        return f"{percent(mine)} either way"
+    return f"{percent(mine, digits)} with your move, {percent(theirs, digits)} with the hard AI's"
+
+
 def _words(
     done: MoveValue, best: MoveValue, analysis: Analysis
 ) -> tuple[float | None, float | None, str, str]:
@@ -180,19 +207,29 @@ def _words(
     drop = value_drop = None
     unit = UNITS.get(analysis.kind, "")
     parts: list[str] = []
-    if done.win is not None and best.win is not None:
-        drop = best.win - done.win
-        parts.append(
-            f"Chance to win: {percent(done.win)} with your move, {percent(best.win)} with the "
-            f"hard AI's ({'down' if drop > 0 else 'about the same,'} "
-            f"{abs(drop) * 100:.0f} points)."
-        )
-    elif analysis.kind in ("win", "outcome") and done.value is not None and best.value is not None:
+    if analysis.kind == "outcome" and done.value is not None and best.value is not None:
         drop = best.value - done.value
-        parts.append(
-            f"Chance to win: {percent(done.value)} with your move, {percent(best.value)} with "
-            f"the hard AI's."
-        )
+        mine, theirs = _outcome(done.value), _outcome(best.value)
+        if mine == theirs == "a loss":
+            parts.append(
+                "With everyone playing carefully both moves lose in the end, but the hard "
+                "AI's holds out longer."
+            )
+        elif mine == theirs:
+            parts.append(f"With everyone playing carefully both moves come to {mine}.")
+        else:
+            parts.append(
+                f"With everyone playing carefully your move comes to {mine}, the hard AI's "
+                f"to {theirs}."
+            )
+    elif done.win is not None and best.win is not None:
+        drop = best.win - done.win
+        parts.append(f"{CHANCE[analysis.scope]}: {_chances(done.win, best.win)}.")
+    elif analysis.kind == "win" and done.value is not None and best.value is not None:
+        drop = best.value - done.value
+        parts.append(f"{CHANCE[analysis.scope]}: {_chances(done.value, best.value)}.")
+    if drop is not None and drop >= 0.005 and analysis.kind != "outcome":
+        parts[-1] = parts[-1][:-1] + f": {drop * 100:.0f} percentage points lost."
     if unit and done.value is not None and best.value is not None:
         value_drop = best.value - done.value
         parts.append(
@@ -203,6 +240,17 @@ def _words(
     if not parts:
         parts.append("The hard AI would have played differently here.")
     return drop, value_drop, unit, " ".join(parts)
+
+
+def _own_lines(lines: tuple[str, ...], name: str) -> str:
+    """What the mover did: the step's lines up to the first about someone else (a roll or
+    a trick's end that followed)."""
+    own = [lines[0]] if lines else []
+    for line in lines[1:]:
+        if not line.startswith(name):
+            break
+        own.append(line)
+    return " ".join(own)
 
 
 def entry(spec: GameSpec, position: Position, analysis: Analysis, names: list[str]) -> Entry | None:
@@ -220,7 +268,7 @@ def entry(spec: GameSpec, position: Position, analysis: Analysis, names: list[st
     return Entry(
         step=position.step,
         done=position.done,
-        done_text="; ".join(position.lines) or position.done,
+        done_text=_own_lines(position.lines, names[position.seat]) or position.done,
         suggested=analysis.move,
         suggestion=suggestion,
         drop=drop,

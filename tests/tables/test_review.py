@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.base import Rng
 from bot.engines.qdice.engine import QDiceConfig
 from bot.engines.qpoker import ai as qpoker_ai
 from bot.engines.qpoker.engine import QPokerConfig, QPokerState
 from bot.games import all_games
-from bot.tables.review import Position, entry, normal_form, one_step
+from bot.tables.review import Position, _words, entry, normal_form, one_step, rank
 from bot.tables.thinking import Thinker
 
 GAMES = all_games()
@@ -84,3 +87,53 @@ def test_selections_become_the_one_step_move() -> None:
     cards.selected[1] = [2, 0]
     assert one_step(cards, 1, "discard") == f"discard:{hand[2]},{hand[0]}"
     assert one_step(cards, 1, "p:AS") == "p:AS"
+
+
+def test_the_difference_in_words_and_the_order() -> None:
+    spec = GAMES["flux"]
+    observation = spec.engine.observe(spec.engine.new_game(spec.engine.parse_config(None), 3, 4), 0)
+    card = observation.hand[0]
+    other = observation.hand[1]
+    analysis = Analysis.of(
+        f"p:{card}",
+        "points",
+        [
+            MoveValue(move=f"p:{card}", value=1.5, win=0.62, samples=100),
+            MoveValue(move=f"p:{other}", value=-0.5, win=0.41, samples=100),
+        ],
+        scope="hand",
+        samples=100,
+    )
+    names = ["Ann", "Ben", "Cy"]
+    made = entry(
+        spec,
+        Position(9, 0, 1, observation, f"p:{other}", ("Ann plays.", "Ben wins.")),
+        analysis,
+        names,
+    )
+    assert made is not None and made.drop == pytest.approx(0.21) and made.value_drop == 2.0
+    assert made.done_text == "Ann plays."  # what followed is someone else's
+    assert made.words == (
+        "Chance to come out on top in this hand: 41% with your move, 62% with the hard AI's: "
+        "21 percentage points lost. On average your move brought -2.0 points against the hard "
+        "AI's."
+    )
+    same = entry(
+        spec, Position(9, 0, 1, observation, f"p:{card}", ("Ann plays.",)), analysis, names
+    )
+    assert same is None  # the hard AI agrees: not listed
+    small = made.model_copy(update={"step": 3, "drop": 0.05})
+    nothing = made.model_copy(update={"step": 2, "drop": None, "value_drop": 0.5})
+    assert [e.step for e in rank([nothing, small, made])] == [9, 3, 2]
+
+
+def test_an_outcome_in_words() -> None:
+    analysis = Analysis.of(
+        "a", "outcome", [MoveValue(move="a", value=1.0), MoveValue(move="b", value=0.0)]
+    )
+    drop, _, _, words = _words(analysis.options[1], analysis.options[0], analysis)
+    assert drop == 1.0
+    assert (
+        words
+        == "With everyone playing carefully your move comes to a loss, the hard AI's to a win."
+    )
