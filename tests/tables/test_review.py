@@ -137,3 +137,50 @@ def test_an_outcome_in_words() -> None:
         words
         == "With everyone playing carefully your move comes to a loss, the hard AI's to a win."
     )
+
+
+async def test_positions_are_what_the_seat_saw_before_each_of_its_moves(tmp_path) -> None:
+    """Rebuilt from the log, each of a person's moves comes with their own observation just
+    before it (not the table with every secret up), and their move in one-step form."""
+    import json
+
+    from bot.storage.db import Database
+    from bot.storage.models import ActionRecord, SeatRecord
+    from bot.tables.replay import GameReplay
+    from bot.tables.review import positions
+
+    spec = QPOKER
+    engine = spec.engine
+    assert spec.ai is not None
+    async with await Database.open(tmp_path / "r.db") as db:
+        seats = [
+            SeatRecord(seat=0, user_id=5, name="Ann", is_ai=False),
+            SeatRecord(seat=1, user_id=None, name="AI", is_ai=True),
+        ]
+        record = await db.create_game(
+            guild_id=1, channel_id=1, game="qpoker", host_id=5, config={"options": {}},
+            seed=3, seats=seats,
+        )  # fmt: skip
+        state = engine.new_game(engine.parse_config({}), 2, 3)
+        rng = random.Random(3)
+        actions, before = [], []
+        while not engine.is_over(state):
+            (seat,) = engine.to_act(state)
+            if seat == 0:
+                before.append(engine.observe(state, 0))
+            action = spec.ai.decide(engine.observe(state, seat), "normal", rng, None)
+            engine.apply(state, seat, action)
+            user = 5 if seat == 0 else None
+            actions.append(ActionRecord(version=len(actions) + 1, seat=seat, action=action,
+                                        user_id=user, at=0.0))  # fmt: skip
+        snapshot = {"state": json.loads(engine.dump_state(state)), "log": [], "history": []}
+        await db.save_progress(record.id, version=len(actions), state_json=json.dumps(snapshot),
+                               actions=actions, status="finished")  # fmt: skip
+        stored = await db.load_game(record.id)
+        assert stored is not None
+        replay = GameReplay.build(stored, spec, await db.actions(record.id))
+    found = positions(replay, 0)
+    assert [p.observation for p in found] == before
+    assert [p.done for p in found] == [a.action for a in actions if a.seat == 0]
+    hidden = [engine.revealed(replay.state_at(p.step - 1)) for p in found]
+    assert any(h != p.observation for h, p in zip(hidden, found, strict=True))
