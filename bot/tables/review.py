@@ -430,7 +430,12 @@ def panel(spec: GameSpec, record: GameRecord, review: Review) -> Panel:
     """A review as a private message: the biggest drops, each with the move made, the hard
     AI's and the difference, and a button to the position in the replay."""
     name = record.seats[review.seat].name if review.seat < len(record.seats) else "you"
-    if not review.entries:
+    if not review.positions:
+        description = (
+            "You made no moves of your own in this game (an AI played your seat), so there "
+            "is nothing to review."
+        )
+    elif not review.entries:
         description = (
             f"The hard AI went over your {review.positions} moves and would have made the "
             "same choice every time. Well played!"

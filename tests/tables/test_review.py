@@ -184,3 +184,21 @@ async def test_positions_are_what_the_seat_saw_before_each_of_its_moves(tmp_path
     assert [p.done for p in found] == [a.action for a in actions if a.seat == 0]
     hidden = [engine.revealed(replay.state_at(p.step - 1)) for p in found]
     assert any(h != p.observation for h, p in zip(hidden, found, strict=True))
+
+
+def test_a_review_with_no_moves_or_no_differences_says_so() -> None:
+    from bot.storage.models import GameRecord, SeatRecord
+    from bot.tables.review import Review, panel
+
+    spec = GAMES["qdice"]
+    record = GameRecord(
+        id=4, guild_id=1, channel_id=1, game="qdice", host_id=1, status="finished",
+        config={}, seed=1, version=3, created_at=0.0, thread_id=None, message_id=None,
+        state_json=None, deadline_at=None, ended_at=1.0,
+        seats=[SeatRecord(seat=0, user_id=1, name="Ann", is_ai=False)],
+    )  # fmt: skip
+    none = panel(spec, record, Review(game_id=4, seat=0, user_id=1, positions=0))
+    assert "no moves of your own" in none.description and not none.controls
+    agreed = panel(spec, record, Review(game_id=4, seat=0, user_id=1, positions=6))
+    assert "went over your 6 moves" in agreed.description and "same choice" in agreed.description
+    assert "review for Ann" in agreed.title and "Only you can see this" in (agreed.footer or "")
