@@ -27,6 +27,7 @@ from bot.monitor import report_stalls
 from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
 from bot.storage.leases import Holder, LeaseStore
+from bot.storage.reviews import ReviewStore
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
 from bot.tables.thinking import Thinker
@@ -160,7 +161,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         self._restore_task = asyncio.create_task(self._restore(), name="restore-tables")
         if self.syncs_commands and self.settings.replay_days > 0:
             self._housekeeping = asyncio.create_task(
-                keep_replays(self.db, days=self.settings.replay_days), name="keep-replays"
+                keep_replays(self.db, days=self.settings.replay_days, also=[ReviewStore(self.db)]),
+                name="keep-replays",
             )
         if self.settings.loop_report > 0 or self._ops is not None:
             self._monitor = asyncio.create_task(

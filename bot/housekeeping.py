@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Protocol
 
 log = logging.getLogger(__name__)
@@ -23,15 +24,20 @@ class Prunable(Protocol):
     async def prune(self, *, older_than_days: float = 30.0, now: float | None = None) -> int: ...
 
 
-async def keep_replays(db: Prunable, *, days: float, every: float = EVERY) -> None:
+async def keep_replays(
+    db: Prunable, *, days: float, every: float = EVERY, also: Sequence[Prunable] = ()
+) -> None:
     """Prune games that ended more than ``days`` ago now and every ``every`` seconds, until
     cancelled. ``days`` 0 keeps every game's moves forever (returns at once). A failed prune
-    (the database briefly away) is logged and tried again next time."""
+    (the database briefly away) is logged and tried again next time. ``also``: what else goes
+    with the moves (reviews), pruned after them alike."""
     if days <= 0:
         return
     while True:
         try:
             dropped = await db.prune(older_than_days=days)
+            for more in also:
+                await more.prune(older_than_days=days)
         except Exception:
             log.exception("Pruning old games' moves failed; trying again in %.0f s", every)
         else:

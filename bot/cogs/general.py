@@ -95,7 +95,8 @@ class General(commands.Cog):
             "A seat an AI played for most of its moves counts as abandoned: it is ranked last "
             "and earns no win and no rating. `/settings` turns off the message that tells you "
             "your turn has come. Open a table with `hints:True` and the player to move finds "
-            "**Hint** in their own view: the hard AI's move for them, and why. New to a game? "
+            "**Hint** in their own view: the hard AI's move for them, and why. After the game, "
+            "**Review** shows you the moves where it would have played otherwise. New to a game? "
             "`/<game> learn` is a guided practice game against easy AIs (not rated).",
             inline=False,
         )

@@ -22,6 +22,7 @@ from bot.cogs.options import OneOf
 from bot.engines.base import GameError, plural
 from bot.storage.models import PastGame
 from bot.tables.replay import REPLAY_ID, Replays
+from bot.tables.review import REVIEW_ID
 from bot.text import plain_text
 from bot.ui import message_parts, reply_error
 
@@ -183,6 +184,33 @@ class ReplayControl(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REP
             await reply_error(interaction, error)
 
 
+class ReviewControl(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_ID):
+    """Review on a finished table: the person's own review, in a reply only they see."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ReviewControl:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = REVIEW_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        if match is None:
+            return
+        game_id = int(match["game"])
+        try:
+            async with answers.in_time(interaction, new_message=True):
+                panel = await _bot(interaction).tables.reviews.show(
+                    game_id, interaction.user.id, interaction.guild_id
+                )
+                await answers.send(interaction, ephemeral=True, **message_parts(panel, game_id))
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
 class HistoryControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HISTORY_ID):
     """The menu and page buttons of a /history message."""
 
@@ -251,5 +279,5 @@ class History(commands.Cog):
 
 
 async def setup(bot: QuantumTableBot) -> None:
-    bot.add_dynamic_items(ReplayControl, HistoryControl)
+    bot.add_dynamic_items(ReplayControl, ReviewControl, HistoryControl)
     await bot.add_cog(History(bot))

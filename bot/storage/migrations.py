@@ -195,12 +195,32 @@ M0005_SHARD_LEASES = Migration(
     ),
 )
 
+M0006_REVIEWS = Migration(
+    6,
+    "0006_reviews",
+    (
+        # A person's review of a finished game (bot/storage/reviews.py): the moves where the
+        # hard AI would have chosen differently, as JSON; one row per game and seat.
+        """
+        CREATE TABLE reviews (
+            game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat        INTEGER NOT NULL,
+            user_id     INTEGER NOT NULL,
+            body_json   TEXT    NOT NULL,
+            computed_at REAL    NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        ) WITHOUT ROWID
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     M0001_INITIAL,
     M0002_AI_LEVELS,
     M0003_PERSON_SETTINGS,
     M0004_REJOIN_AND_REMATCH,
     M0005_SHARD_LEASES,
+    M0006_REVIEWS,
 )
 """Every migration, in order. Append only."""
 

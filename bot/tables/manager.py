@@ -44,6 +44,7 @@ from bot.tables.protocols import (
 )
 from bot.tables.rematch import Rematches
 from bot.tables.restore import Restorer
+from bot.tables.review import Reviews
 from bot.tables.table import Table
 from bot.tables.thinking import Thinker
 from bot.tables.views import Panel
@@ -99,6 +100,8 @@ class TableManager:
         self.pings = TurnPings(self)
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
+        self.reviews = Reviews(db, self.games, self.thinker)
+        """Reviews of finished games, worked out in the AI workers after each one ends."""
         self._tables: dict[int, Table] = {}
         self._swept_at = float("-inf")
         """When :meth:`_forget_ended` last looked (by :attr:`clock`)."""
@@ -585,6 +588,8 @@ class TableManager:
             results=results,
             ended_at=table.record.ended_at,
         )
+        if any(not s.is_ai for s in table.seats) and self.reviews.offered(table.spec):
+            self.reviews.start(table.id)
 
     # --- what the table shows ----------------------------------------------------------
 
@@ -660,5 +665,6 @@ class TableManager:
 
     async def close(self) -> None:
         await self.driver.close(list(self._tables.values()))
+        self.reviews.close()
         for task in list(self._background):
             task.cancel()

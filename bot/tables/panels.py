@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from bot.engines.base import Outcome, ordinal, plural
 from bot.render.frames import FrameEncoder
-from bot.tables import coaching, practice, replay
+from bot.tables import coaching, practice, replay, review
 from bot.tables.table import Table
 from bot.tables.views import (
     ADD_AI,
@@ -144,7 +144,11 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
             fields=fields,
             colour=0xF1C40F,
             image_png=image,
-            controls=[*again, *replay.finished_controls(table.id)],
+            controls=[
+                *again,
+                *replay.finished_controls(table.id),
+                *([review.review_control(table.id)] if review.offered_for(table) else []),
+            ],
         )
     to_act = sorted(engine.to_act(table.state))
     controls: list[Control] = []

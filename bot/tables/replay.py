@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import dataclasses
 import json
 import logging
 import re
@@ -254,7 +255,9 @@ class GameReplay:
                 custom_id=step_id(self.id, target, tag),
             )
 
-        return [
+        from bot.tables.review import review_control, reviewed  # review builds on replays
+
+        controls = [
             go("⏮ First", 0, "first", 0),
             go("◀ Previous", index - 1, "prev", 0, "primary"),
             go("Next ▶", index + 1, "next", 0, "primary"),
@@ -262,6 +265,9 @@ class GameReplay:
             go("« 10 back", index - 10, "back", 1),
             go("10 on »", index + 10, "on", 1),
         ]
+        if reviewed(self.spec, self.record.seats):
+            controls.append(dataclasses.replace(review_control(self.id), row=1))
+        return controls
 
 
 def _same_end(stored: Any, rebuilt: Any) -> bool:

@@ -74,9 +74,12 @@ def _study(
     observation: Any,
     seed: str,
     budget: float,
+    also: tuple[str, ...] = (),
 ) -> Analysis:
     """In a worker: one analysis (the hard level's decision and its figures), its deadline
-    counted like a decision's."""
+    counted like a decision's; ``also``: moves to value besides (a review's move made)."""
+    if also:
+        return analyse(observation, random.Random(seed), _deadline(budget), also=also)  # type: ignore[call-arg]
     return analyse(observation, random.Random(seed), _deadline(budget))
 
 
@@ -188,17 +191,29 @@ class Thinker:
             self.on_decision(spec.name, level, time.perf_counter() - started)
         return move
 
-    async def analyse(self, spec: GameSpec, observation: Any, seed: str) -> Analysis | None:
+    async def analyse(
+        self,
+        spec: GameSpec,
+        observation: Any,
+        seed: str,
+        *,
+        also: tuple[str, ...] = (),
+        budget: float | None = None,
+        label: str = "hint",
+    ) -> Analysis | None:
         """``spec``'s hard AI on ``observation`` with the figures behind its move (for a
         hint), within the same budget and in the same workers as a decision; with the seed
         a decision would have, its move is the one the hard AI plays there. None if the game
-        has no analysis, or it failed or came late (logged): a hint is never a guess."""
+        has no analysis, or it failed or came late (logged): a hint is never a guess.
+        ``also``: moves to value besides; ``budget``: another time budget (a review's);
+        ``label``: the "level" the measured time is reported under."""
         if spec.ai is None or spec.ai.analyse is None:
             return None
         pool = self._pool()
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        args = (spec.ai.analyse, observation, seed, self.budget)
+        budget = self.budget if budget is None else budget
+        args = (spec.ai.analyse, observation, seed, budget, also)
         if pool is None:
             future: asyncio.Future[Analysis] = asyncio.ensure_future(
                 asyncio.to_thread(_study, *args)
@@ -206,9 +221,9 @@ class Thinker:
         else:
             future = loop.run_in_executor(pool, _study, *args)
         try:
-            found = await asyncio.wait_for(future, self.budget + self.grace)
+            found = await asyncio.wait_for(future, budget + self.grace)
         except TimeoutError:
-            log.warning("%s AI gave no hint within %.1f s", spec.title, self.budget + self.grace)
+            log.warning("%s AI gave no %s within %.1f s", spec.title, label, budget + self.grace)
             return None
         except concurrent.futures.BrokenExecutor:
             log.exception("The AI worker pool broke; starting a new one")
@@ -219,7 +234,7 @@ class Thinker:
             log.exception("%s AI failed to work out a hint", spec.title)
             return None
         if self.on_decision is not None:
-            self.on_decision(spec.name, "hint", time.perf_counter() - started)
+            self.on_decision(spec.name, label, time.perf_counter() - started)
         return found
 
     async def _decide(
