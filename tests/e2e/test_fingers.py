@@ -112,7 +112,7 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     assert table.record.status == "finished"
     assert "Final standings" in final.text()
     labels = [b.label for b in final.buttons]  # the game controls gave way to these
-    assert labels == ["Rematch", "Show hands", "Replay"]
+    assert labels == ["Rematch", "Show hands", "Replay", "Review"]  # people played: Review
     outcome = table.spec.engine.outcome(table.state)
     # the standings count books and put more books higher after the winner
     lines = re.findall(r"^\*\*(\d+)(?:st|nd|rd|th)=?\*\* (.+): (\d+) books?$", final.text(), re.M)

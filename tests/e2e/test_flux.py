@@ -126,7 +126,7 @@ async def test_whole_game_with_people_and_ai_to_the_end(w: World) -> None:
     assert table.record.status == "finished"
     assert "Final standings" in final.text()
     labels = [b.label for b in final.buttons]  # the game controls gave way to these
-    assert labels == ["Rematch", "Show hands", "Replay"]
+    assert labels == ["Rematch", "Show hands", "Replay", "Review"]  # people played: Review
     assert final.image().size == (960, 600)
     # the final screen explains every score: per player by source, then hand by hand
     text = final.text()

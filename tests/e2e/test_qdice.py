@@ -190,7 +190,7 @@ async def test_whole_game_with_people_and_ai_feeds_the_leaderboard(w: World) -> 
     assert table.record.status == "finished"
     assert "won" in final.text() and "Final standings" in final.text()
     labels = [b.label for b in final.buttons]  # the game controls gave way to these
-    assert labels == ["Rematch", "Show hands", "Replay"]
+    assert labels == ["Rematch", "Show hands", "Replay", "Review"]  # people played: Review
     assert w.bot.tables.in_location(room.id) is None
 
     rows, total = await w.bot.db.leaderboard(w.guild.id, "qdice")

@@ -86,7 +86,7 @@ async def test_whole_match_through_the_menus_with_an_ai_seat(w: World) -> None:
     final = message.refresh()
     assert "won" in final.text() and "Final standings" in final.text()
     labels = [b.label for b in final.buttons]  # the game controls gave way to these
-    assert labels == ["Rematch", "Show hands", "Replay"]
+    assert labels == ["Rematch", "Show hands", "Replay", "Review"]  # people played: Review
     rows, _ = await w.bot.db.leaderboard(w.guild.id, "qpoker")
     assert {r.user_id for r in rows} >= {w.alice.id, w.bob.id}
 

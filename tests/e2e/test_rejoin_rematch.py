@@ -169,7 +169,7 @@ async def test_rematch_opens_one_lobby_with_the_same_seats_and_is_played(w: Worl
     await play_to_the_end(w.fake, w.bot.tables, old, lobby, people)
     assert old.record.status == "finished"
     final = lobby.refresh()
-    assert [b.label for b in final.buttons] == ["Rematch", "Show hands", "Replay"]
+    assert [b.label for b in final.buttons] == ["Rematch", "Show hands", "Replay", "Review"]
 
     await w.fake.click(w.dave, final, label="Rematch")
     assert "Only the players" in _reply(w.fake, room, w.dave).text()
@@ -207,7 +207,12 @@ async def test_rematch_opens_one_lobby_with_the_same_seats_and_is_played(w: Worl
     assert table.config == old.config
     await play_to_the_end(w.fake, w.bot.tables, table, again, people)
     assert table.record.status == "finished"
-    assert [b.label for b in again.refresh().buttons] == ["Rematch", "Show hands", "Replay"]
+    assert [b.label for b in again.refresh().buttons] == [
+        "Rematch",
+        "Show hands",
+        "Replay",
+        "Review",
+    ]
 
 
 async def test_seats_and_rematches_survive_restarts(tmp_path: Path) -> None:
