@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from bot.engines.base import plural
+from bot.render.cache import PICTURES
 from bot.render.frames import FrameEncoder
 from bot.tables import replay
 from bot.tables.table import Table
@@ -30,8 +31,9 @@ from bot.tables.views import (
     Panel,
 )
 
-FRAMES = FrameEncoder()
-"""The last pictures of the busiest tables, so a move re-encodes only what it changed."""
+FRAMES = FrameEncoder(cache=PICTURES)
+"""The last pictures of the busiest tables, so a move re-encodes only what it changed (in the
+process's one picture cache, with the parts pictures are drawn from)."""
 
 
 def public_panel(table: Table, turn_timeout: float) -> Panel:
