@@ -13,6 +13,7 @@ import sys
 
 import discord
 
+from bot import memory
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.storage.errors import StorageError
 
@@ -76,6 +77,7 @@ async def run(settings: Settings) -> int:
 
 
 def main() -> int:
+    memory.tune_allocator()  # before any thread starts
     try:
         settings = load_settings()
     except ConfigurationError as error:

@@ -23,6 +23,7 @@ from bot.cluster.speech import ShardPresenter
 from bot.config import Settings
 from bot.games import all_games
 from bot.housekeeping import keep_replays
+from bot.render.cache import MIB, PICTURES
 from bot.monitor import report_stalls
 from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
@@ -123,6 +124,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self._closing = False
 
     async def setup_hook(self) -> None:
+        PICTURES.resize(int(self.settings.picture_cache_mb * MIB))
         self.db = await Database.open(self.settings.database)
         self._ops = await ops.serve(self)  # /healthz and /metrics answer from here on
         if not await self._hold_shards():
@@ -160,6 +162,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             self._housekeeping = asyncio.create_task(
                 keep_replays(self.db, days=self.settings.replay_days), name="keep-replays"
             )
+        self._trimmer = asyncio.create_task(memory.keep_trimmed(), name="memory-trim")
         if self.settings.loop_report > 0 or self._ops is not None:
             self._monitor = asyncio.create_task(
                 report_stalls(
@@ -400,7 +403,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()
-        for name in ("_monitor", "_housekeeping"):
+        for name in ("_monitor", "_housekeeping", "_trimmer"):
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()
