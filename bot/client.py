@@ -23,8 +23,8 @@ from bot.cluster.speech import ShardPresenter
 from bot.config import Settings
 from bot.games import all_games
 from bot.housekeeping import keep_replays
-from bot.render.cache import MIB, PICTURES
 from bot.monitor import report_stalls
+from bot.render.cache import MIB, PICTURES
 from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
 from bot.storage.leases import Holder, LeaseStore
