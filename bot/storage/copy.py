@@ -41,6 +41,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("results", "game_id, seat"),
     ("players", "guild_id, game, user_id"),
     ("person_settings", "guild_id, user_id"),
+    ("shown_panels", "game_id"),
 )
 BATCH = 2000
 ACCEPTED = "a postgresql:// URL or a path ending in .db"

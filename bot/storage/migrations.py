@@ -195,12 +195,29 @@ M0005_SHARD_LEASES = Migration(
     ),
 )
 
+M0006_SHOWN_PANELS = Migration(
+    6,
+    "0006_shown_panels",
+    (
+        # What each live table's message shows (a digest of its content), so that a restart
+        # edits only the messages whose content changed meanwhile. See bot/storage/shown.py.
+        """
+        CREATE TABLE shown_panels (
+            game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            digest   TEXT    NOT NULL,
+            shown_at REAL    NOT NULL
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     M0001_INITIAL,
     M0002_AI_LEVELS,
     M0003_PERSON_SETTINGS,
     M0004_REJOIN_AND_REMATCH,
     M0005_SHARD_LEASES,
+    M0006_SHOWN_PANELS,
 )
 """Every migration, in order. Append only."""
 

@@ -28,6 +28,7 @@ from bot.storage.backends import failure_kind
 from bot.storage.db import Database
 from bot.storage.errors import GameClosed, VersionConflict
 from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
+from bot.storage.shown import ShownPanels
 from bot.tables import panels
 from bot.tables.driver import TurnDriver
 from bot.tables.lobby import Lobby
@@ -44,6 +45,7 @@ from bot.tables.protocols import (
 )
 from bot.tables.rematch import Rematches
 from bot.tables.restore import Restorer
+from bot.tables.shown import ShownLog
 from bot.tables.table import Table
 from bot.tables.thinking import Thinker
 from bot.tables.views import Panel
@@ -99,6 +101,8 @@ class TableManager:
         self.pings = TurnPings(self)
         self.driver = TurnDriver(self, ai_delay=ai_delay)
         self.restorer = Restorer(self)
+        self.shown = ShownLog(ShownPanels(db))
+        """What each table message shows, remembered so a restart edits only what changed."""
         self._tables: dict[int, Table] = {}
         self._swept_at = float("-inf")
         """When :meth:`_forget_ended` last looked (by :attr:`clock`)."""
@@ -531,7 +535,7 @@ class TableManager:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
         async with table.refresh_lock:
-            revision = self._revision(table)
+            revision = self.revision(table)
             if respond is None and not force and table.shown_version == revision:
                 return
             panel = await asyncio.to_thread(self.public_panel, table)
@@ -547,6 +551,7 @@ class TableManager:
                 if moved is not None:
                     await self.attach_message(table, moved)
             table.shown_version = revision
+            self.shown.note(table.id, panel.digest() if table.record.is_live else None)
             await self.pings.after_change(table)
 
     def refresh_soon(self, table: Table) -> None:
@@ -556,7 +561,8 @@ class TableManager:
         task.add_done_callback(self._background.discard)
 
     @staticmethod
-    def _revision(table: Table) -> int:
+    def revision(table: Table) -> int:
+        """What the table message shows changes only with this (its version, status, seats)."""
         return hash((table.record.version, table.record.status, tuple(map(repr, table.seats))))
 
     # --- start-up and shutdown ---------------------------------------------------------
@@ -569,3 +575,4 @@ class TableManager:
         await self.driver.close(list(self._tables.values()))
         for task in list(self._background):
             task.cancel()
+        await self.shown.close()
