@@ -108,6 +108,9 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()
         self.restored = asyncio.Event()
+        self._sessions: set[int] = set()
+        self._connected = asyncio.Event()
+        """Set once every shard of this process has its gateway session."""
         self._ops: ops.OpsServer | None = None
         self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
         self.db: Database
@@ -144,7 +147,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.tables.may_act = self.may_act
         self._guard_interactions()
         ops.wire(self)
-        # AI decisions run in worker processes; they build their tables before we connect.
+        # AI decisions run in worker processes, started (and warmed) while we connect.
         await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(TableComponent)
@@ -290,11 +293,20 @@ class QuantumTableBot(commands.AutoShardedBot):
         shards = ShardSet(tuple(self.keeper.shard_ids), self.keeper.shard_count)
         return None if shards.is_everything else shards
 
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """A shard has its gateway session (READY): its interactions reach us from now on."""
+        self._sessions.add(shard_id)
+        if self.shard_ids is None or set(self.shard_ids) <= self._sessions:
+            self._connected.set()
+
     async def _restore(self) -> None:
-        await self.wait_until_ready()
+        """Bring the tables back while the shards connect (messages are edited over REST,
+        which needs no gateway session); ready once both are done. discord.py's own
+        ``on_ready`` comes later still (it waits for quiet after the last server arrives)."""
         try:
             self.tables.shards = self.shard_set()
             count = await self.tables.restore()
+            await self._connected.wait()
             log.info("Restored %d live table(s) (%s)", count, self.tables.shards or "all shards")
         except Exception:
             log.exception("Restoring tables failed")

@@ -60,8 +60,8 @@ class Restorer:
             if table.record.status == "active":
                 core.driver.ensure_runner(table)
         log.info(
-            "%d table(s) loaded and playable in %.1f s; %d of %d table message(s) show what"
-            " changed while they were not shown: editing them",
+            "%d table(s) loaded and playable in %.1f s; editing the %d of %d table message(s)"
+            " whose content changed meanwhile (the others show the table as it is)",
             len(tables),
             time.perf_counter() - started,
             len(stale),

@@ -117,7 +117,7 @@ from tests.tables.toy import TOY
 
 async def main():
     thinker = Thinker([TOY], workers=2)
-    await thinker.start()
+    await thinker.ready()
     pool = _pools[2]
     print(" ".join(str(p) for p in pool._processes), flush=True)
     await asyncio.sleep(60)
