@@ -148,9 +148,20 @@ class FrameEncoder:
     # --- the two ways to a frame ---------------------------------------------------------
 
     def _fresh(self, image: Image.Image) -> _Frame:
+        """A frame encoded in full: on the colours already chosen for pictures drawn on the
+        same background if they cover this one, else on colours chosen for it."""
+        family = _family(image)
+        if family is not None:
+            known: bytes | None = self.cache.get(family)
+            if known is not None:
+                indexed = image.quantize(palette=self._palette(known), dither=Image.Dither.NONE)
+                if _covered(image, indexed):
+                    return self._frame(image, known, tuple(map(self._pack, _bands(indexed))))
         palette = palette_image(with_swatch(image))
         indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
         colours = bytes((indexed.getpalette() or [])[: 256 * 3])
+        if family is not None:
+            self.cache.put(family, colours, len(colours))
         return self._frame(image, colours, tuple(map(self._pack, _bands(indexed))))
 
     def _palette(self, colours: bytes) -> Image.Image:
@@ -215,8 +226,7 @@ class FrameEncoder:
             return known  # type: ignore[no-any-return]
         piece = image.crop(box)
         patch = piece.quantize(palette=palette, dither=Image.Dither.NONE)
-        error = ImageChops.difference(piece, patch.convert("RGB")).convert("L")
-        if sum(error.histogram()[TOLERANCE + 1 :]) > 2 + piece.width * piece.height // 1000:
+        if not _covered(piece, patch):
             return None
         if key is not None:
             self.cache.put(memo, patch, patch.width * patch.height)
@@ -278,6 +288,22 @@ class FrameEncoder:
         parts = image.info.get("parts")
         kept = None if parts is not None else image  # parts say what changed next time
         return _Frame(kept, image.size, colours, png, tuple(bands), parts)
+
+
+def _family(image: Image.Image) -> Hashable | None:
+    """What pictures drawn on the same background share (their colours), or None for a
+    picture not drawn in parts."""
+    drawn = image.info.get("parts")
+    if not isinstance(drawn, tuple):
+        return None
+    return ("colours", drawn[0], image.size)
+
+
+def _covered(image: Image.Image, indexed: Image.Image) -> bool:
+    """Whether ``indexed`` (``image`` mapped onto a palette) keeps all but a handful of
+    pixels within :data:`TOLERANCE` of the picture."""
+    error = ImageChops.difference(image, indexed.convert("RGB")).convert("L")
+    return sum(error.histogram()[TOLERANCE + 1 :]) <= 2 + image.width * image.height // 1000
 
 
 def with_swatch(image: Image.Image) -> Image.Image:

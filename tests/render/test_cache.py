@@ -57,14 +57,19 @@ def test_a_remembered_frame_holds_bytes_not_pictures() -> None:
     assert frames.size == sum(size for _count, size in usage.values()) <= frames.budget
 
 
-def test_many_tables_stay_within_the_budget() -> None:
-    budget = 2 * PALETTE_COST + 200_000
+def test_many_tables_share_their_colours_and_stay_within_the_budget() -> None:
+    """Pictures drawn on the same background are mapped onto the colours chosen for the
+    first (they cover them): one palette for every table, and patches mapped once for all."""
+    budget = 2 * PALETTE_COST + 400_000
     frames = FrameEncoder(budget=budget)
-    for table in range(12):
+    tables = 30
+    for table in range(tables):
         rolled = make_obs(2, dice=dice("1A 2B 3A 5B 6A 4B"), selected=[])
-        names = [f"Player {table}", "Bob"]  # other names: other colours per table
+        names = [f"Player {table}", "Bob"]
         frames.encode(table, render_qdice(rolled, names, []))
         lifted = rolled.model_copy(update={"selected": [table % 6]})
         frames.encode(table, render_qdice(lifted, names, []))
         assert frames.size <= budget
-    assert 0 < len(frames) < 12
+    assert frames.counts["patched"] == tables
+    assert frames.cache.usage()["palette"] == (1, PALETTE_COST)
+    assert 0 < len(frames) < tables  # the least recently used tables' pictures forgotten
