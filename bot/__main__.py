@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 
@@ -77,7 +78,8 @@ async def run(settings: Settings) -> int:
 
 
 def main() -> int:
-    memory.tune_allocator()  # before any thread starts
+    if not os.environ.get("QT_NO_TUNE"):
+        memory.tune_allocator()  # before any thread starts
     try:
         settings = load_settings()
     except ConfigurationError as error:

@@ -499,9 +499,10 @@ class TableManager:
 
     # --- what the table shows ----------------------------------------------------------
 
-    def public_panel(self, table: Table) -> Panel:
-        """The public message: pure function of the table (rendering happens here)."""
-        return panels.public_panel(table, self.timeout_for(table))
+    def public_panel(self, table: Table, shown: str | None = None) -> Panel:
+        """The public message: pure function of the table (rendering happens here; not of
+        the ``shown`` picture, which the message carries already)."""
+        return panels.public_panel(table, self.timeout_for(table), shown)
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:
@@ -528,7 +529,9 @@ class TableManager:
 
         ``respond`` shows the panel by answering a click on the table message itself (one
         request instead of an answer plus an edit); it is always called, even when the
-        message is already current, because the click needs its answer.
+        message is already current, because the click needs its answer. A panel for it
+        whose picture is the one the message carries (``table.shown_picture``, as a die
+        picked leaves it) comes without the picture: the answer keeps the attachment.
         """
         if respond is None and not self._calm.is_set():
             # (outside the table's lock: a click on this very table must not wait on it)
@@ -538,7 +541,11 @@ class TableManager:
             revision = self.revision(table)
             if respond is None and not force and table.shown_version == revision:
                 return
-            panel = await asyncio.to_thread(self.public_panel, table)
+            carried = table.shown_picture
+            shown = None
+            if respond is not None and carried and carried[0] == table.record.message_id:
+                shown = carried[1]
+            panel = await asyncio.to_thread(self.public_panel, table, shown)
             self.presenter.private_changed(table)
             if respond is not None:
                 await respond(panel)

@@ -40,9 +40,13 @@ FRAMES = FrameEncoder(cache=PICTURES)
 process's one picture cache, with the parts pictures are drawn from)."""
 
 
-def public_panel(table: Table, turn_timeout: float) -> Panel:
-    """The public table message for the table as it stands (``turn_timeout`` in seconds)."""
-    panel = _public_panel(table, turn_timeout, draw=True)
+def public_panel(table: Table, turn_timeout: float, shown: str | None = None) -> Panel:
+    """The public table message for the table as it stands (``turn_timeout`` in seconds).
+
+    ``shown``: the picture (``Panel.picture``) the message carries already; when the table
+    still shows that picture it is not drawn again (the panel has no ``image_png``: the
+    message keeps its attachment)."""
+    panel = _public_panel(table, turn_timeout, draw=True, shown=shown)
     panel.version = table.record.version
     return panel
 
@@ -68,6 +72,12 @@ def drawing_code() -> str:
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def _pictured(table: Table, obs: BaseModel) -> BaseModel:
+    """What of the spectator's observation the game's table picture shows."""
+    shown = getattr(table.spec.ui, "picture_observation", None)
+    return shown(obs) if shown is not None else obs
 
 
 def _picture(table: Table, obs: BaseModel) -> str:
@@ -125,8 +135,11 @@ def _and(words: list[str]) -> str:
     return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _public_panel(table: Table, turn_timeout: float, *, draw: bool) -> Panel:
-    """The panel; its picture drawn only if ``draw`` (its :attr:`~Panel.picture` always)."""
+def _public_panel(
+    table: Table, turn_timeout: float, *, draw: bool, shown: str | None = None
+) -> Panel:
+    """The panel; its picture drawn only if ``draw`` and it is not the ``shown`` one (its
+    :attr:`~Panel.picture` always)."""
     spec, record = table.spec, table.record
     title = f"{spec.emoji} {spec.title} · game #{table.id}"
     if record.status == "lobby":
@@ -140,10 +153,11 @@ def _public_panel(table: Table, turn_timeout: float, *, draw: bool) -> Panel:
     assert table.state is not None
     engine = spec.engine
     obs = engine.observe(table.state, None)
-    picture = _picture(table, obs)
+    pictured = _pictured(table, obs)
+    picture = _picture(table, pictured)
     image = None
-    if draw:
-        image = FRAMES.encode(table.id, spec.ui.table_image(obs, table.names, table.log))
+    if draw and picture != shown:
+        image = FRAMES.encode(table.id, spec.ui.table_image(pictured, table.names, table.log))
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
