@@ -545,18 +545,24 @@ class TableManager:
             shown = None
             if respond is not None and carried and carried[0] == table.record.message_id:
                 shown = carried[1]
-            panel = await asyncio.to_thread(self.public_panel, table, shown)
-            self.presenter.private_changed(table)
-            if respond is not None:
-                await respond(panel)
-            else:
-                try:
-                    moved = await self.presenter.show(table, panel)
-                except Exception:
-                    log.exception("Could not update the table message of game %s", table.id)
-                    return
-                if moved is not None:
-                    await self.attach_message(table, moved)
+            # The words and buttons here; the picture, if it changed, drawn off the loop.
+            panel, draw = panels.public_panel_parts(table, self.timeout_for(table), shown)
+            if draw is not None:
+                panel.image_png = await asyncio.to_thread(draw)
+            try:
+                if respond is not None:
+                    await respond(panel)
+                else:
+                    try:
+                        moved = await self.presenter.show(table, panel)
+                    except Exception:
+                        log.exception("Could not update the table message of game %s", table.id)
+                        return
+                    if moved is not None:
+                        await self.attach_message(table, moved)
+            finally:
+                # After the answer, not holding it up: bring open private views up to date.
+                self.presenter.private_changed(table)
             table.shown_version = revision
             self.shown.note(table.id, panel.digest() if table.record.is_live else None)
             await self.pings.after_change(table)

@@ -7,6 +7,7 @@ callers run them in a worker thread). Nothing here saves, waits or talks to Disc
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -46,15 +47,27 @@ def public_panel(table: Table, turn_timeout: float, shown: str | None = None) ->
     ``shown``: the picture (``Panel.picture``) the message carries already; when the table
     still shows that picture it is not drawn again (the panel has no ``image_png``: the
     message keeps its attachment)."""
-    panel = _public_panel(table, turn_timeout, draw=True, shown=shown)
-    panel.version = table.record.version
+    panel, draw = public_panel_parts(table, turn_timeout, shown)
+    if draw is not None:
+        panel.image_png = draw()
     return panel
+
+
+def public_panel_parts(
+    table: Table, turn_timeout: float, shown: str | None = None
+) -> tuple[Panel, Callable[[], bytes] | None]:
+    """:func:`public_panel` in two steps: the panel without its picture (a fraction of a
+    millisecond), and what draws the picture as the table stood then (None: the ``shown``
+    one, or none), to run off the event loop."""
+    panel, draw = _public_panel(table, turn_timeout, shown=shown)
+    panel.version = table.record.version
+    return panel, draw
 
 
 def public_digest(table: Table, turn_timeout: float) -> str:
     """The :meth:`~bot.tables.views.Panel.digest` of :func:`public_panel`'s panel, without
     drawing its picture (a fraction of a millisecond instead of tens)."""
-    panel = _public_panel(table, turn_timeout, draw=False)
+    panel, _draw = _public_panel(table, turn_timeout)
     panel.version = table.record.version
     return panel.digest()
 
@@ -136,28 +149,33 @@ def _and(words: list[str]) -> str:
 
 
 def _public_panel(
-    table: Table, turn_timeout: float, *, draw: bool, shown: str | None = None
-) -> Panel:
-    """The panel; its picture drawn only if ``draw`` and it is not the ``shown`` one (its
-    :attr:`~Panel.picture` always)."""
+    table: Table, turn_timeout: float, *, shown: str | None = None
+) -> tuple[Panel, Callable[[], bytes] | None]:
+    """The panel without its picture (its :attr:`~Panel.picture` set), and what draws the
+    picture unless it is the ``shown`` one."""
     spec, record = table.spec, table.record
     title = f"{spec.emoji} {spec.title} · game #{table.id}"
     if record.status == "lobby":
-        return _lobby_panel(table, title, turn_timeout)
+        return _lobby_panel(table, title, turn_timeout), None
     if record.status == "cancelled":
-        return Panel(
+        panel = Panel(
             title=title,
             description=table.log[-1] if table.log else "Cancelled.",
             colour=0x99AAB5,
         )
+        return panel, None
     assert table.state is not None
     engine = spec.engine
     obs = engine.observe(table.state, None)
     pictured = _pictured(table, obs)
     picture = _picture(table, pictured)
-    image = None
-    if draw and picture != shown:
-        image = FRAMES.encode(table.id, spec.ui.table_image(pictured, table.names, table.log))
+    draw = None
+    if picture != shown:
+        table_id, ui, names, log = table.id, spec.ui, list(table.names), list(table.log)
+
+        def draw() -> bytes:
+            return FRAMES.encode(table_id, ui.table_image(pictured, names, log))
+
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
@@ -173,18 +191,18 @@ def _public_panel(
         final_fields = getattr(spec.ui, "final_fields", None)
         if final_fields is not None:
             fields += final_fields(obs, table.names)
-        return Panel(
+        panel = Panel(
             title=f"{title} · finished",
             description=f"🏆 **{winners}** won.\n\n{events}",
             fields=fields,
             colour=0xF1C40F,
-            image_png=image,
             picture=picture,
             controls=[
                 Control(REMATCH, "Rematch", "success", emoji="🔁"),
                 *replay.finished_controls(table.id),
             ],
         )
+        return panel, draw
     to_act = sorted(engine.to_act(table.state))
     controls: list[Control] = []
     if len(to_act) == 1 and not table.is_bot_seat(to_act[0]):
@@ -199,14 +217,14 @@ def _public_panel(
     waiting = ", ".join(
         table.names[s] + (" (AI)" if table.seats[s].autopilot else "") for s in to_act
     )
-    return Panel(
+    panel = Panel(
         title=title,
         description=f"{spec.ui.turn_text(obs, table.names)}\n\n{events}".strip(),
         footer=f"To act: {waiting}",
-        image_png=image,
         picture=picture,
         controls=controls,
     )
+    return panel, draw
 
 
 def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:
