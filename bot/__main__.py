@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 
 import discord
 
+from bot import memory
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.storage.errors import StorageError
 
@@ -125,6 +127,8 @@ async def run(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not os.environ.get("QT_NO_TUNE"):
+        memory.tune_allocator()  # before any thread starts
     args = parse_args(argv)
     try:
         settings = load_settings()

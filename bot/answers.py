@@ -124,15 +124,17 @@ async def send(interaction: discord.Interaction, *, ephemeral: bool = False, **p
         return message.id
 
 
-async def edit(interaction: discord.Interaction, **parts: Any) -> None:
-    """Answer a click by editing the message it was on (after a deferral too)."""
+async def edit(interaction: discord.Interaction, **parts: Any) -> discord.Message | None:
+    """Answer a click by editing the message it was on (after a deferral too); the message
+    as Discord now has it, when it says."""
     if "content" in parts:
         parts["content"] = clip(parts["content"])
     async with _lock(interaction):
         if not interaction.response.is_done():
-            await interaction.response.edit_message(**parts)
-        else:
-            await interaction.edit_original_response(**parts)
+            answer = await interaction.response.edit_message(**parts)
+            resource = getattr(answer, "resource", None)
+            return resource if isinstance(resource, discord.Message) else None
+        return await interaction.edit_original_response(**parts)
 
 
 async def defer(interaction: discord.Interaction) -> None:

@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.games import all_games
 from bot.housekeeping import keep_replays
 from bot.monitor import report_stalls
+from bot.render.cache import MIB, PICTURES
 from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
 from bot.storage.leases import Holder, LeaseStore
@@ -110,6 +111,9 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()
         self.restored = asyncio.Event()
+        self._sessions: set[int] = set()
+        self._connected = asyncio.Event()
+        """Set once every shard of this process has its gateway session."""
         self._ops: ops.OpsServer | None = None
         self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
         self.db: Database
@@ -126,6 +130,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self._closing = False
 
     async def setup_hook(self) -> None:
+        PICTURES.resize(int(self.settings.picture_cache_mb * MIB))
         self.db = await Database.open(self.settings.database)
         self._ops = await ops.serve(self)  # /healthz and /metrics answer from here on
         if not await self._hold_shards():
@@ -145,7 +150,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.tables.may_act = self.may_act
         self._guard_interactions()
         ops.wire(self)
-        # AI decisions run in worker processes; they build their tables before we connect.
+        # AI decisions run in worker processes, started (and warmed) while we connect.
         await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(TableComponent)
@@ -164,6 +169,7 @@ class QuantumTableBot(commands.AutoShardedBot):
                 keep_replays(self.db, days=self.settings.replay_days, also=[ReviewStore(self.db)]),
                 name="keep-replays",
             )
+        self._trimmer = asyncio.create_task(memory.keep_trimmed(), name="memory-trim")
         if self.settings.loop_report > 0 or self._ops is not None:
             self._monitor = asyncio.create_task(
                 report_stalls(
@@ -299,11 +305,20 @@ class QuantumTableBot(commands.AutoShardedBot):
         shards = ShardSet(tuple(self.keeper.shard_ids), self.keeper.shard_count)
         return None if shards.is_everything else shards
 
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """A shard has its gateway session (READY): its interactions reach us from now on."""
+        self._sessions.add(shard_id)
+        if self.shard_ids is None or set(self.shard_ids) <= self._sessions:
+            self._connected.set()
+
     async def _restore(self) -> None:
-        await self.wait_until_ready()
+        """Bring the tables back while the shards connect (messages are edited over REST,
+        which needs no gateway session); ready once both are done. discord.py's own
+        ``on_ready`` comes later still (it waits for quiet after the last server arrives)."""
         try:
             self.tables.shards = self.shard_set()
             count = await self.tables.restore()
+            await self._connected.wait()
             log.info("Restored %d live table(s) (%s)", count, self.tables.shards or "all shards")
         except Exception:
             log.exception("Restoring tables failed")
@@ -412,7 +427,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()
-        for name in ("_monitor", "_housekeeping"):
+        for name in ("_monitor", "_housekeeping", "_trimmer"):
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()

@@ -80,6 +80,13 @@ class Settings(BaseSettings):
         le=256,
         description="Worker processes for AI decisions (default: one per core; 0: threads).",
     )
+    picture_cache_mb: float = Field(
+        default=24,
+        ge=0,
+        le=4096,
+        description="MiB of table pictures kept between moves (the last picture of the"
+        " busiest tables, their colours and parts); 0: none.",
+    )
     loop_report: float = Field(
         default=0,
         ge=0,

@@ -146,11 +146,45 @@ def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:
     }
 
 
-def edit_parts(panel: Panel, game_id: int) -> dict[str, Any]:
-    """Like :func:`message_parts`, for editing: new attachments replace the old ones."""
+@dataclass(frozen=True)
+class KeptAttachment:
+    """An attachment the edited message has already and keeps (listed by its id)."""
+
+    id: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": str(self.id)}
+
+
+def edit_parts(panel: Panel, game_id: int, kept: int | None = None) -> dict[str, Any]:
+    """Like :func:`message_parts`, for editing: new attachments replace the old ones. A
+    panel without its picture (the message carries it already) keeps attachment ``kept``."""
     parts = message_parts(panel, game_id)
     parts["attachments"] = parts.pop("files")
+    if panel.image_png is None and panel.picture is not None and kept is not None:
+        parts["embed"].set_image(url=f"attachment://{panel.image_name}")
+        parts["attachments"] = [KeptAttachment(kept)]
     return parts
+
+
+def kept_picture(table: Table, panel: Panel) -> int | None:
+    """The attachment of the table message that already shows ``panel``'s picture."""
+    carried = table.shown_picture
+    if carried is None or panel.picture is None:
+        return None
+    message_id, picture, attachment_id = carried
+    if message_id != table.record.message_id or picture != panel.picture:
+        return None
+    return attachment_id
+
+
+def carried_picture(table: Table, panel: Panel, message: discord.Message | None) -> None:
+    """Remember which attachment of the table message (as Discord answered an edit with it)
+    shows ``panel``'s picture, so an answer with the same picture keeps it."""
+    found = None
+    if message is not None and panel.picture is not None and panel.image_name:
+        found = next((a for a in message.attachments if a.filename == panel.image_name), None)
+    table.shown_picture = None if found is None else (message.id, panel.picture, found.id)  # type: ignore[union-attr]
 
 
 # --- the presenter ------------------------------------------------------------------------
@@ -279,14 +313,17 @@ class DiscordPresenter:
         channel = self.bot.get_partial_messageable(table.location_id)
         message = channel.get_partial_message(table.record.message_id)
         try:
-            await message.edit(**edit_parts(panel, table.id))
+            edited = await message.edit(**edit_parts(panel, table.id))
         except discord.NotFound:
             # Someone deleted the table message: post the table again rather than lose it.
+            table.shown_picture = None
             if not table.record.is_live:
                 return None
             log.info("Table message of game %s is gone; posting it again", table.id)
             reposted = await channel.send(**message_parts(panel, table.id))
+            carried_picture(table, panel, reposted)
             return reposted.id
+        carried_picture(table, panel, edited)
         return None
 
     async def announce(self, table: Table, text: str, mention: int | None = None) -> None:
@@ -470,7 +507,15 @@ async def _handle_click(
     elif interaction.message is not None and interaction.message.id == table.record.message_id:
         # A click on the table itself: answer it with the updated table (edit in place).
         async def respond(panel: Panel) -> None:
-            await answers.edit(interaction, **edit_parts(panel, table.id))
+            kept = kept_picture(table, panel)
+            if panel.image_png is None and kept is None:  # not known after all: draw it
+                panel = await asyncio.to_thread(manager.public_panel, table)
+            try:
+                edited = await answers.edit(interaction, **edit_parts(panel, table.id, kept))
+            except BaseException:
+                table.shown_picture = None  # not known what the message carries now
+                raise
+            carried_picture(table, panel, edited)
 
         await manager.refresh(table, respond=respond)
     else:

@@ -23,6 +23,12 @@ class QDiceUI:
     ) -> Image.Image:
         return render_qdice(observation, names, log)
 
+    def picture_observation(self, observation: QDiceObservation) -> QDiceObservation:
+        """The table as rolled: the dice picked to keep are shown by their buttons, the
+        score of the pick in the text above and on the Bank button, so picking a die sends
+        the table message without a new picture."""
+        return observation.model_copy(update={"selected": [], "selection_score": None})
+
     def turn_text(self, observation: QDiceObservation, names: list[str]) -> str:
         obs = observation
         if obs.current is None:

@@ -31,3 +31,4 @@ def wire(bot: QuantumTableBot) -> None:
     metrics.watch(bot)
     bot.tables.on_storage_error = metrics.storage_failed
     bot.tables.thinker.on_decision = metrics.ai_decided
+    metrics.watch_workers(bot.tables.thinker.memory)

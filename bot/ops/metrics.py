@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -133,6 +134,13 @@ class Metrics:
             self.rate_limits.labels(scope)
         for kind in INTERACTION_TYPES:
             self.answer_seconds.labels(kind)
+        self.worker_memory = Gauge(
+            PREFIX + "ai_worker_memory_bytes",
+            "Memory of each AI worker process: resident (rss), its share of the pages it"
+            " shares with the other workers (pss), and its own (private).",
+            ["worker", "kind"],
+            registry=registry,
+        )
         self._leased: set[int] = set()
         self._received: dict[int, tuple[float, str]] = {}
         """Interactions not answered yet: id -> (when received, type)."""
@@ -162,8 +170,18 @@ class Metrics:
         self.live_tables.set_function(tables)
         bot.add_listener(self.interaction_received, "on_interaction")
 
+    def watch_workers(self, memory: Callable[[], dict[int, dict[str, int]]]) -> None:
+        """Read each AI worker's memory (``memory()``: per process id) at each scrape."""
+        self._worker_memory = memory
+
     def render(self) -> bytes:
         """The registry in Prometheus' text format."""
+        memory = getattr(self, "_worker_memory", None)
+        if memory is not None:
+            self.worker_memory.clear()
+            for number, (_pid, kinds) in enumerate(sorted(memory().items())):
+                for kind, size in kinds.items():
+                    self.worker_memory.labels(str(number), kind).set(size)
         return generate_latest(self.registry)
 
     # --- leases (set by the process that takes and renews them) -------------------------

@@ -3,9 +3,9 @@
 A table's picture changes little from one move to the next: a die is picked, a score goes
 up. :func:`bot.render.common.to_png` chooses 256 colours for every picture, maps every pixel
 onto them and compresses the whole, which is most of the cost of answering a click.
-:class:`FrameEncoder` remembers the last picture of each table (within :data:`BUDGET`, the
-least recently used table forgotten first) as bands of :data:`BAND` rows, each compressed on
-its own, and for the next picture:
+:class:`FrameEncoder` remembers the last picture of each table (in the process's picture cache,
+:mod:`bot.render.cache`, within its one budget; the least recently used forgotten first) as
+bands of :data:`BAND` rows, each compressed on its own, and for the next picture:
 
 * the same pixels: the same PNG bytes, nothing encoded;
 * some bands changed, and the table's colours cover them (checked on those bands): only
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import struct
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +37,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 from zlib_ng import zlib_ng as zlib  # zlib's format, about 2.5x faster at level 1
 
+from bot.render.cache import DEFAULT_BUDGET, PALETTE_COST, PictureCache
 from bot.render.common import DIE_STYLES, PALETTE, palette_image
 from bot.render.parts import changed_boxes
 
@@ -45,20 +45,13 @@ TOLERANCE = 24
 """How far a mapped pixel may be from its colour (grey level of the difference) and still
 count as covered: about the largest error of 256 colours chosen for a picture on itself."""
 
-BUDGET = 64 * 1024 * 1024
-"""Bytes of remembered pictures (least recently used table forgotten first). A picture
-drawn in parts is kept as its compressed bands only (about 50 KB for a 960x600 table: the
-parts say what changed); any other also keeps its pixels to compare with (about 1.7 MB)."""
-
-PATCHES = 256
-"""Mapped parts remembered per table palette (a part shown again, as a die put back down,
-is not mapped again)."""
-
 BAND = 24
 """Rows per separately compressed band (smaller: less to redo, slightly larger files)."""
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _END = zlib.compressobj(1, zlib.DEFLATED, -15).flush(zlib.Z_FINISH)  # an empty last block
+_BAND_COST = 100
+"""Bytes counted per band for its place in the frame (besides its compressed data)."""
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -70,42 +63,70 @@ class _Frame:
     rgb: Image.Image | None
     """The picture, to compare the next one with (None when drawn in parts)."""
     size: tuple[int, int]
-    palette: Image.Image
     colours: bytes
-    packed: tuple[tuple[bytes, int], ...]
-    """Per band: its rows as PNG stores them (a filter byte, then the palette indices),
-    compressed on their own (ending on a full flush), and their Adler-32."""
+    """The table's 256 colours, as the PNG's PLTE chunk holds them."""
     png: bytes
+    bands: tuple[tuple[int, int, int], ...]
+    """Per band: where its rows lie in :attr:`png` (start, end), compressed on their own
+    (ending on a full flush), and their Adler-32."""
     parts: object = None
     """The parts the picture was drawn in, if it was (``info["parts"]``)."""
 
     @property
     def cost(self) -> int:
         pixels = 0 if self.rgb is None else self.rgb.width * self.rgb.height * 3
-        return pixels + len(self.png) + sum(len(data) for data, _adler in self.packed)
+        return pixels + len(self.png) + _BAND_COST * len(self.bands)
+
+    def packed(self, band: int) -> tuple[bytes, int]:
+        """The band's compressed rows and their Adler-32."""
+        start, end, adler = self.bands[band]
+        return self.png[start:end], adler
 
     def raw(self, band: int) -> bytes:
         """The band's rows as PNG stores them (its compressed block stands on its own)."""
-        return zlib.decompressobj(-15).decompress(self.packed[band][0])
+        start, end, _adler = self.bands[band]
+        return zlib.decompressobj(-15).decompress(self.png[start:end])
 
 
 class FrameEncoder:
-    """PNG bytes for successive pictures of the same tables (thread-safe)."""
+    """PNG bytes for successive pictures of the same tables (thread-safe).
 
-    def __init__(self, budget: int = BUDGET, compress_level: int = 1) -> None:
-        self.budget = budget
-        self.size = 0
+    What it remembers lives in a :class:`~bot.render.cache.PictureCache`: ``cache`` (the
+    bot's is the process's shared one, :data:`~bot.render.cache.PICTURES`), or one of its
+    own of ``budget`` bytes.
+    Per table that is its last picture as PNG bytes (25-60 KB; the bands are slices of it),
+    plus its pixels when it was not drawn in parts (1.7 MB for 960x600); per set of table
+    colours a palette Pillow maps onto (:data:`~bot.render.cache.PALETTE_COST`) and the
+    parts mapped onto it.
+    """
+
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        compress_level: int = 1,
+        *,
+        cache: PictureCache | None = None,
+    ) -> None:
+        self.cache = cache if cache is not None else PictureCache(budget)
         self.compress_level = compress_level
-        self._frames: OrderedDict[Hashable, _Frame] = OrderedDict()
         self._lock = threading.Lock()
         self.counts = {"same": 0, "patched": 0, "full": 0, "by parts": 0}
+
+    @property
+    def budget(self) -> int:
+        return self.cache.budget
+
+    @property
+    def size(self) -> int:
+        """Bytes the cache holds (this encoder's frames and palettes, and whatever else
+        shares the cache)."""
+        return self.cache.size
 
     def encode(self, key: Hashable, image: Image.Image) -> bytes:
         """The picture as PNG bytes; ``key`` names the table whose picture this is."""
         if image.mode != "RGB":
             image = image.convert("RGB")
-        with self._lock:
-            last = self._frames.get(key)
+        last: _Frame | None = self.cache.get(("frame", key))
         frame = self._next(last, image) if last is not None else None
         kind = "patched"
         if frame is None:
@@ -114,28 +135,45 @@ class FrameEncoder:
             kind = "same"
         with self._lock:
             self.counts[kind] += 1
-            gone = self._frames.pop(key, None)
-            self.size += frame.cost - (0 if gone is None else gone.cost)
-            self._frames[key] = frame
-            while self.size > self.budget and len(self._frames) > 1:
-                self.size -= self._frames.popitem(last=False)[1].cost
+        self.cache.put(("frame", key), frame, frame.cost)
         return frame.png
 
     def forget(self, key: Hashable) -> None:
-        with self._lock:
-            gone = self._frames.pop(key, None)
-            self.size -= 0 if gone is None else gone.cost
+        self.cache.pop(("frame", key))
 
     def __len__(self) -> int:
-        return len(self._frames)
+        """How many tables' last pictures are remembered."""
+        return self.cache.count("frame")
 
     # --- the two ways to a frame ---------------------------------------------------------
 
     def _fresh(self, image: Image.Image) -> _Frame:
+        """A frame encoded in full: on the colours already chosen for pictures drawn on the
+        same background if they cover this one, else on colours chosen for it."""
+        family = _family(image)
+        if family is not None:
+            known: bytes | None = self.cache.get(family)
+            if known is not None:
+                indexed = image.quantize(palette=self._palette(known), dither=Image.Dither.NONE)
+                if _covered(image, indexed):
+                    return self._frame(image, known, tuple(map(self._pack, _bands(indexed))))
         palette = palette_image(with_swatch(image))
         indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
         colours = bytes((indexed.getpalette() or [])[: 256 * 3])
-        return self._frame(image, palette, colours, tuple(map(self._pack, _bands(indexed))))
+        if family is not None:
+            self.cache.put(family, colours, len(colours))
+        return self._frame(image, colours, tuple(map(self._pack, _bands(indexed))))
+
+    def _palette(self, colours: bytes) -> Image.Image:
+        """A palette image of ``colours`` to map onto (kept: Pillow keeps its mapping table
+        with it, built as pictures are mapped onto it)."""
+        key = ("palette", colours)
+        palette: Image.Image | None = self.cache.get(key)
+        if palette is None:
+            palette = Image.new("P", (1, 1))
+            palette.putpalette(colours)
+            self.cache.put(key, palette, PALETTE_COST)
+        return palette
 
     def _next(self, last: _Frame, image: Image.Image) -> _Frame | None:
         """The frame after ``last`` by redoing the changed bands, or None if it can't."""
@@ -150,7 +188,8 @@ class FrameEncoder:
         changed = sorted({band for r in regions for band in range(r[1] // BAND, -(-r[3] // BAND))})
         drawn = image.info.get("parts")
         parts = dict(drawn[1]) if isinstance(drawn, tuple) else {}  # box -> what it shows
-        packed = list(last.packed)
+        packed = [last.packed(band) for band in range(len(last.bands))]
+        palette = self._palette(last.colours)
         for first, end in _runs(changed):
             top, bottom = first * BAND, min(height, end * BAND)
             # the bands' palette indices as they were, with the changed boxes mapped anew
@@ -163,33 +202,34 @@ class FrameEncoder:
                 if upper >= lower:
                     continue
                 box = (left, upper, right, lower)
-                patch = self._patch(last.palette, image, box, parts.get(box))
+                patch = self._patch(palette, last.colours, image, box, parts.get(box))
                 if patch is None:
                     return None  # colours the palette lacks: choose them afresh
                 strip.paste(patch, (left, upper - top))
             for band, rows in enumerate(_bands(strip), start=first):
                 packed[band] = self._pack(rows)
-        return self._frame(image, last.palette, last.colours, tuple(packed))
+        return self._frame(image, last.colours, tuple(packed))
 
-    @staticmethod
     def _patch(
-        palette: Image.Image, image: Image.Image, box: tuple[int, int, int, int], key: object
+        self,
+        palette: Image.Image,
+        colours: bytes,
+        image: Image.Image,
+        box: tuple[int, int, int, int],
+        key: object,
     ) -> Image.Image | None:
         """The box of ``image`` mapped onto ``palette``, or None if its colours are not
         covered. A box that is one part of a picture drawn in parts (``key``: what the part
         shows) is mapped once per palette and reused: equal keys, equal pixels."""
-        known: dict[object, Image.Image] = palette.info.setdefault("patches", {})
-        if key is not None and (box, key) in known:
-            return known[(box, key)]
+        memo = ("patch", colours, box, key)
+        if key is not None and (known := self.cache.get(memo)) is not None:
+            return known  # type: ignore[no-any-return]
         piece = image.crop(box)
         patch = piece.quantize(palette=palette, dither=Image.Dither.NONE)
-        error = ImageChops.difference(piece, patch.convert("RGB")).convert("L")
-        if sum(error.histogram()[TOLERANCE + 1 :]) > 2 + piece.width * piece.height // 1000:
+        if not _covered(piece, patch):
             return None
         if key is not None:
-            if len(known) >= PATCHES:
-                known.clear()
-            known[(box, key)] = patch
+            self.cache.put(memo, patch, patch.width * patch.height)
         return patch
 
     def _changes(self, last: _Frame, image: Image.Image) -> list[tuple[int, int, int, int]] | None:
@@ -223,7 +263,6 @@ class FrameEncoder:
     def _frame(
         self,
         image: Image.Image,
-        palette: Image.Image,
         colours: bytes,
         packed: tuple[tuple[bytes, int], ...],
     ) -> _Frame:
@@ -239,18 +278,32 @@ class FrameEncoder:
             + struct.pack(">I", check)
         )
         header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-        png = b"".join(
-            (
-                _SIGNATURE,
-                _chunk(b"IHDR", header),
-                _chunk(b"PLTE", colours),
-                _chunk(b"IDAT", stream),
-                _chunk(b"IEND", b""),
-            )
-        )
+        head = b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", colours)))
+        png = b"".join((head, _chunk(b"IDAT", stream), _chunk(b"IEND", b"")))
+        at = len(head) + 8 + 2  # the IDAT chunk's length and type, the zlib header
+        bands = []
+        for data, adler in packed:
+            bands.append((at, at + len(data), adler))
+            at += len(data)
         parts = image.info.get("parts")
         kept = None if parts is not None else image  # parts say what changed next time
-        return _Frame(kept, image.size, palette, colours, packed, png, parts)
+        return _Frame(kept, image.size, colours, png, tuple(bands), parts)
+
+
+def _family(image: Image.Image) -> Hashable | None:
+    """What pictures drawn on the same background share (their colours), or None for a
+    picture not drawn in parts."""
+    drawn = image.info.get("parts")
+    if not isinstance(drawn, tuple):
+        return None
+    return ("colours", drawn[0], image.size)
+
+
+def _covered(image: Image.Image, indexed: Image.Image) -> bool:
+    """Whether ``indexed`` (``image`` mapped onto a palette) keeps all but a handful of
+    pixels within :data:`TOLERANCE` of the picture."""
+    error = ImageChops.difference(image, indexed.convert("RGB")).convert("L")
+    return sum(error.histogram()[TOLERANCE + 1 :]) <= 2 + image.width * image.height // 1000
 
 
 def with_swatch(image: Image.Image) -> Image.Image:

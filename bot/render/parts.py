@@ -3,7 +3,9 @@
 A move changes a few things on the table (a die lifted, a score) and leaves the rest as it
 was. A renderer that splits its picture into :class:`Part` s (a box of the picture and the
 inputs drawn into it) draws through :func:`compose`: a part whose inputs were drawn before is
-pasted from :data:`PARTS`, a memo of recently drawn parts, instead of being drawn again.
+pasted from :data:`PARTS`, a memo of recently drawn parts, instead of being drawn again. The
+memo keeps its parts in the process's one picture cache (:mod:`bot.render.cache`), within the
+budget it shares with the tables' last pictures.
 
 What keeps this exact:
 
@@ -20,19 +22,15 @@ picture: only those whose key changed.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.render.cache import DEFAULT_BUDGET, PICTURES, PictureCache
 from bot.render.common import recording
 
 Box = tuple[int, int, int, int]
-
-BUDGET = 64 * 1024 * 1024
-"""Bytes of drawn parts kept (least recently used forgotten first)."""
 
 
 @dataclass(frozen=True)
@@ -45,43 +43,34 @@ class Part:
 
 
 class PartMemo:
-    """Drawn parts by (name, box, key), within a byte budget (thread-safe)."""
+    """Drawn parts by (name, box, key), in a :class:`~bot.render.cache.PictureCache`: the
+    process's shared one (:data:`PARTS`), or one of its own of ``budget`` bytes."""
 
-    def __init__(self, budget: int = BUDGET) -> None:
-        self.budget = budget
-        self.size = 0
-        self._parts: OrderedDict[Hashable, Image.Image] = OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, budget: int = DEFAULT_BUDGET, cache: PictureCache | None = None) -> None:
+        self.cache = cache if cache is not None else PictureCache(budget)
         self.counts = {"drawn": 0, "reused": 0}
 
+    @property
+    def budget(self) -> int:
+        return self.cache.budget
+
+    @property
+    def size(self) -> int:
+        return self.cache.size
+
     def get(self, key: Hashable) -> Image.Image | None:
-        with self._lock:
-            found = self._parts.get(key)
-            if found is not None:
-                self._parts.move_to_end(key)
-                self.counts["reused"] += 1
-            else:
-                self.counts["drawn"] += 1
-            return found
+        found = self.cache.get(("part", key))
+        self.counts["reused" if found is not None else "drawn"] += 1
+        return found
 
     def put(self, key: Hashable, pixels: Image.Image) -> None:
-        cost = pixels.width * pixels.height * len(pixels.getbands())
-        if cost > self.budget:
-            return
-        with self._lock:
-            if key in self._parts:
-                return
-            self._parts[key] = pixels
-            self.size += cost
-            while self.size > self.budget:
-                _, gone = self._parts.popitem(last=False)
-                self.size -= gone.width * gone.height * len(gone.getbands())
+        self.cache.put(("part", key), pixels, pixels.width * pixels.height * len(pixels.getbands()))
 
     def __len__(self) -> int:
-        return len(self._parts)
+        return self.cache.count("part")
 
 
-PARTS = PartMemo()
+PARTS = PartMemo(cache=PICTURES)
 
 
 def compose(

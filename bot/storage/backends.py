@@ -89,8 +89,10 @@ class SqliteConn:
             await self.raw.executemany(sql, rows)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self.raw.execute(sql, params) as cursor:
-            return await cursor.fetchone()  # type: ignore[return-value]
+        # One trip to the connection's thread (a cursor's execute, fetch and close are
+        # three): every query asked for one row returns at most a few.
+        rows = await self.raw.execute_fetchall(sql, params)
+        return next(iter(rows), None)  # type: ignore[return-value]
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self.raw.execute_fetchall(sql, params))  # type: ignore[arg-type]

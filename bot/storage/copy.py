@@ -42,6 +42,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("players", "guild_id, game, user_id"),
     ("person_settings", "guild_id, user_id"),
     ("reviews", "game_id, seat"),
+    ("shown_panels", "game_id"),
 )
 BATCH = 2000
 ACCEPTED = "a postgresql:// URL or a path ending in .db"

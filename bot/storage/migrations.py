@@ -214,6 +214,23 @@ M0006_REVIEWS = Migration(
     ),
 )
 
+
+M0007_SHOWN_PANELS = Migration(
+    7,
+    "0007_shown_panels",
+    (
+        # What each live table's message shows (a digest of its content), so that a restart
+        # edits only the messages whose content changed meanwhile. See bot/storage/shown.py.
+        """
+        CREATE TABLE shown_panels (
+            game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            digest   TEXT    NOT NULL,
+            shown_at REAL    NOT NULL
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     M0001_INITIAL,
     M0002_AI_LEVELS,
@@ -221,6 +238,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     M0004_REJOIN_AND_REMATCH,
     M0005_SHARD_LEASES,
     M0006_REVIEWS,
+    M0007_SHOWN_PANELS,
 )
 """Every migration, in order. Append only."""
 

@@ -28,6 +28,7 @@ from bot.storage.backends import failure_kind
 from bot.storage.db import Database
 from bot.storage.errors import GameClosed, VersionConflict
 from bot.storage.models import ActionRecord, GameStatus, SeatRecord, SeatResult
+from bot.storage.shown import ShownPanels
 from bot.tables import coaching, panels, practice
 from bot.tables.driver import TurnDriver
 from bot.tables.lobby import Lobby
@@ -45,6 +46,7 @@ from bot.tables.protocols import (
 from bot.tables.rematch import Rematches
 from bot.tables.restore import Restorer
 from bot.tables.review import Reviews
+from bot.tables.shown import ShownLog
 from bot.tables.table import Table
 from bot.tables.thinking import Thinker
 from bot.tables.views import Panel
@@ -102,6 +104,8 @@ class TableManager:
         self.restorer = Restorer(self)
         self.reviews = Reviews(db, self.games, self.thinker)
         """Reviews of finished games, worked out in the AI workers after each one ends."""
+        self.shown = ShownLog(ShownPanels(db))
+        """What each table message shows, remembered so a restart edits only what changed."""
         self._tables: dict[int, Table] = {}
         self._swept_at = float("-inf")
         """When :meth:`_forget_ended` last looked (by :attr:`clock`)."""
@@ -593,9 +597,10 @@ class TableManager:
 
     # --- what the table shows ----------------------------------------------------------
 
-    def public_panel(self, table: Table) -> Panel:
-        """The public message: pure function of the table (rendering happens here)."""
-        return panels.public_panel(table, self.timeout_for(table))
+    def public_panel(self, table: Table, shown: str | None = None) -> Panel:
+        """The public message: pure function of the table (rendering happens here; not of
+        the ``shown`` picture, which the message carries already)."""
+        return panels.public_panel(table, self.timeout_for(table), shown)
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:
@@ -622,29 +627,42 @@ class TableManager:
 
         ``respond`` shows the panel by answering a click on the table message itself (one
         request instead of an answer plus an edit); it is always called, even when the
-        message is already current, because the click needs its answer.
+        message is already current, because the click needs its answer. A panel for it
+        whose picture is the one the message carries (``table.shown_picture``, as a die
+        picked leaves it) comes without the picture: the answer keeps the attachment.
         """
         if respond is None and not self._calm.is_set():
             # (outside the table's lock: a click on this very table must not wait on it)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
         async with table.refresh_lock:
-            revision = self._revision(table)
+            revision = self.revision(table)
             if respond is None and not force and table.shown_version == revision:
                 return
-            panel = await asyncio.to_thread(self.public_panel, table)
-            self.presenter.private_changed(table)
-            if respond is not None:
-                await respond(panel)
-            else:
-                try:
-                    moved = await self.presenter.show(table, panel)
-                except Exception:
-                    log.exception("Could not update the table message of game %s", table.id)
-                    return
-                if moved is not None:
-                    await self.attach_message(table, moved)
+            carried = table.shown_picture
+            shown = None
+            if respond is not None and carried and carried[0] == table.record.message_id:
+                shown = carried[1]
+            # The words and buttons here; the picture, if it changed, drawn off the loop.
+            panel, draw = panels.public_panel_parts(table, self.timeout_for(table), shown)
+            if draw is not None:
+                panel.image_png = await asyncio.to_thread(draw)
+            try:
+                if respond is not None:
+                    await respond(panel)
+                else:
+                    try:
+                        moved = await self.presenter.show(table, panel)
+                    except Exception:
+                        log.exception("Could not update the table message of game %s", table.id)
+                        return
+                    if moved is not None:
+                        await self.attach_message(table, moved)
+            finally:
+                # After the answer, not holding it up: bring open private views up to date.
+                self.presenter.private_changed(table)
             table.shown_version = revision
+            self.shown.note(table.id, panel.digest() if table.record.is_live else None)
             await self.pings.after_change(table)
 
     def refresh_soon(self, table: Table) -> None:
@@ -654,7 +672,8 @@ class TableManager:
         task.add_done_callback(self._background.discard)
 
     @staticmethod
-    def _revision(table: Table) -> int:
+    def revision(table: Table) -> int:
+        """What the table message shows changes only with this (its version, status, seats)."""
         return hash((table.record.version, table.record.status, tuple(map(repr, table.seats))))
 
     # --- start-up and shutdown ---------------------------------------------------------
@@ -668,3 +687,4 @@ class TableManager:
         self.reviews.close()
         for task in list(self._background):
             task.cancel()
+        await self.shown.close()

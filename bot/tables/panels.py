@@ -6,11 +6,17 @@ callers run them in a worker thread). Nothing here saves, waits or talks to Disc
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+import PIL
 from pydantic import BaseModel
 
 from bot.engines.base import Outcome, ordinal, plural
+from bot.render.cache import PICTURES
 from bot.render.frames import FrameEncoder
 from bot.tables import coaching, practice, replay, review
 from bot.tables.table import Table
@@ -30,15 +36,67 @@ from bot.tables.views import (
     Panel,
 )
 
-FRAMES = FrameEncoder()
-"""The last pictures of the busiest tables, so a move re-encodes only what it changed."""
+FRAMES = FrameEncoder(cache=PICTURES)
+"""The last pictures of the busiest tables, so a move re-encodes only what it changed (in the
+process's one picture cache, with the parts pictures are drawn from)."""
 
 
-def public_panel(table: Table, turn_timeout: float) -> Panel:
-    """The public table message for the table as it stands (``turn_timeout`` in seconds)."""
-    panel = _public_panel(table, turn_timeout)
-    panel.version = table.record.version
+def public_panel(table: Table, turn_timeout: float, shown: str | None = None) -> Panel:
+    """The public table message for the table as it stands (``turn_timeout`` in seconds).
+
+    ``shown``: the picture (``Panel.picture``) the message carries already; when the table
+    still shows that picture it is not drawn again (the panel has no ``image_png``: the
+    message keeps its attachment)."""
+    panel, draw = public_panel_parts(table, turn_timeout, shown)
+    if draw is not None:
+        panel.image_png = draw()
     return panel
+
+
+def public_panel_parts(
+    table: Table, turn_timeout: float, shown: str | None = None
+) -> tuple[Panel, Callable[[], bytes] | None]:
+    """:func:`public_panel` in two steps: the panel without its picture (a fraction of a
+    millisecond), and what draws the picture as the table stood then (None: the ``shown``
+    one, or none), to run off the event loop."""
+    panel, draw = _public_panel(table, turn_timeout, shown=shown)
+    panel.version = table.record.version
+    return panel, draw
+
+
+def public_digest(table: Table, turn_timeout: float) -> str:
+    """The :meth:`~bot.tables.views.Panel.digest` of :func:`public_panel`'s panel, without
+    drawing its picture (a fraction of a millisecond instead of tens)."""
+    panel, _draw = _public_panel(table, turn_timeout)
+    panel.version = table.record.version
+    return panel.digest()
+
+
+@cache
+def drawing_code() -> str:
+    """A digest of what draws table pictures besides their inputs: the renderers, their
+    fonts, the games' table UIs and Pillow. A new version of any draws another picture from
+    the same table, so every message is shown afresh once after such an update."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.blake2b(PIL.__version__.encode(), digest_size=16)
+    files = sorted((root / "render").rglob("*")) + sorted((root / "games").glob("*.py"))
+    for path in files:
+        if path.is_file() and path.suffix in (".py", ".ttf", ".otf"):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _pictured(table: Table, obs: BaseModel) -> BaseModel:
+    """What of the spectator's observation the game's table picture shows."""
+    shown = getattr(table.spec.ui, "picture_observation", None)
+    return shown(obs) if shown is not None else obs
+
+
+def _picture(table: Table, obs: BaseModel) -> str:
+    """What the table picture shows: a digest of what it is drawn from and by what."""
+    drawn = (drawing_code(), table.record.game, obs.model_dump_json(), table.names, table.log)
+    return hashlib.blake2b(repr(drawn).encode(), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -107,22 +165,35 @@ def _and(words: list[str]) -> str:
     return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _public_panel(table: Table, turn_timeout: float) -> Panel:
+def _public_panel(
+    table: Table, turn_timeout: float, *, shown: str | None = None
+) -> tuple[Panel, Callable[[], bytes] | None]:
+    """The panel without its picture (its :attr:`~Panel.picture` set), and what draws the
+    picture unless it is the ``shown`` one."""
     spec, record = table.spec, table.record
     title = f"{spec.emoji} {spec.title} · game #{table.id}"
     if record.status == "lobby":
-        return _lobby_panel(table, title, turn_timeout)
+        return _lobby_panel(table, title, turn_timeout), None
     if record.status == "cancelled":
-        return Panel(
+        panel = Panel(
             title=title,
             description=table.log[-1] if table.log else "Cancelled.",
             colour=0x99AAB5,
         )
+        return panel, None
     assert table.state is not None
     engine = spec.engine
     marked = practice.banner(table) + "\n\n" if practice.is_practice(table) else ""
     obs = engine.observe(table.state, None)
-    image = FRAMES.encode(table.id, spec.ui.table_image(obs, table.names, table.log))
+    pictured = _pictured(table, obs)
+    picture = _picture(table, pictured)
+    draw = None
+    if picture != shown:
+        table_id, ui, names, log = table.id, spec.ui, list(table.names), list(table.log)
+
+        def draw() -> bytes:
+            return FRAMES.encode(table_id, ui.table_image(pictured, names, log))
+
     events = "\n".join(f"• {line}" for line in table.log[-4:])
     if record.status == "finished":
         outcome = engine.outcome(table.state)
@@ -138,18 +209,19 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
         if practice.is_practice(table):
             fields.append(practice.finished_field(table))
             again = []  # a real table comes next, or another practice one
-        return Panel(
+        panel = Panel(
             title=f"{title} · finished" + " · practice" * practice.is_practice(table),
             description=f"{marked}🏆 **{winners}** won.\n\n{events}",
             fields=fields,
             colour=0xF1C40F,
-            image_png=image,
+            picture=picture,
             controls=[
                 *again,
                 *replay.finished_controls(table.id),
                 *([review.review_control(table.id)] if review.offered_for(table) else []),
             ],
         )
+        return panel, draw
     to_act = sorted(engine.to_act(table.state))
     controls: list[Control] = []
     if len(to_act) == 1 and not table.is_bot_seat(to_act[0]):
@@ -164,13 +236,14 @@ def _public_panel(table: Table, turn_timeout: float) -> Panel:
     waiting = ", ".join(
         table.names[s] + (" (AI)" if table.seats[s].autopilot else "") for s in to_act
     )
-    return Panel(
+    panel = Panel(
         title=title + " · practice" * practice.is_practice(table),
         description=f"{marked}{spec.ui.turn_text(obs, table.names)}\n\n{events}".strip(),
         footer=f"To act: {waiting}",
-        image_png=image,
+        picture=picture,
         controls=controls,
     )
+    return panel, draw
 
 
 def _lobby_panel(table: Table, title: str, turn_timeout: float) -> Panel:

@@ -36,6 +36,15 @@ class GameUI(Protocol):
         """The table options in a short sentence for the lobby."""
 
 
+class PictureUI(Protocol):
+    """Optional extra of a :class:`GameUI` whose table picture leaves out part of what the
+    table shows elsewhere (in its buttons and text)."""
+
+    def picture_observation(self, observation: Any) -> Any:
+        """The observation with only what the picture shows: moves that change nothing else
+        (a die picked, shown by its button) leave the picture, and its upload, as it was."""
+
+
 class TextPromptUI(Protocol):
     """Optional extra of a :class:`GameUI` whose controls carry ``?`` actions (see views)."""
 

@@ -10,6 +10,7 @@ import time
 from typing import TYPE_CHECKING
 
 from bot.storage.models import GameRecord
+from bot.tables import panels
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -19,6 +20,9 @@ log = logging.getLogger(__name__)
 
 REFRESH_AT_ONCE = 8
 """Table messages refreshed at the same time after a start."""
+COMPARE_AT_ONCE = 64
+"""Tables whose content is compared with what their message shows in one go, off the event
+loop (about 0.3 ms each)."""
 
 
 class Restorer:
@@ -28,11 +32,15 @@ class Restorer:
         self.core = core
 
     async def restore(self) -> int:
-        """Load every live game this process hosts, resume its turns, refresh its message.
+        """Load every live game this process hosts, resume its turns, and edit the messages
+        whose content changed while no process showed them.
 
-        Every table is in memory (clicks on it work) before any message is refreshed; the
-        refreshes then run :data:`REFRESH_AT_ONCE` at a time (discord.py keeps each within
-        Discord's rate limits), so a thousand tables come back in seconds, not minutes.
+        Every table is in memory (clicks on it work) before any message is looked at. What
+        each message shows is known by the digest stored when it was last edited
+        (:mod:`bot.tables.shown`): a table whose content as it would be shown now has the
+        same digest is left alone (a restart of quiet tables sends nothing), the others are
+        edited :data:`REFRESH_AT_ONCE` at a time (discord.py keeps each within Discord's rate
+        limits), and the log says how many.
         """
         core = self.core
         shards = core.shards
@@ -46,12 +54,18 @@ class Restorer:
         tables = [table for table in map(self.load, records) if table is not None]
         for table in tables:
             await self._forgive_downtime(table)
+        shown = [t for t in tables if t.record.message_id is not None]
+        stale = await self._changed(shown)
+        for table in tables:
             if table.record.status == "active":
                 core.driver.ensure_runner(table)
         log.info(
-            "%d table(s) loaded and playable in %.1f s; refreshing their messages",
+            "%d table(s) loaded and playable in %.1f s; editing the %d of %d table message(s)"
+            " whose content changed meanwhile (the others show the table as it is)",
             len(tables),
             time.perf_counter() - started,
+            len(stale),
+            len(shown),
         )
         gate = asyncio.Semaphore(REFRESH_AT_ONCE)
 
@@ -62,8 +76,30 @@ class Restorer:
                 except Exception:  # one broken table must not keep the others away
                     log.exception("Could not show game %s after the start", table.id)
 
-        await asyncio.gather(*(refresh(t) for t in tables if t.record.message_id is not None))
+        await asyncio.gather(*map(refresh, stale))
         return len(tables)
+
+    async def _changed(self, tables: list[Table]) -> list[Table]:
+        """The tables whose message shows other content than they would show now (a move
+        saved but not shown, a new version of the bot); the others are marked as shown.
+
+        The content is compared by digest, without drawing any picture, in batches off the
+        event loop."""
+        core = self.core
+        stored = await core.shown.digests([t.id for t in tables])
+        stale: list[Table] = []
+        for start in range(0, len(tables), COMPARE_AT_ONCE):
+            batch = tables[start : start + COMPARE_AT_ONCE]
+            revisions = [core.revision(t) for t in batch]
+            digests = await asyncio.to_thread(
+                lambda batch=batch: [panels.public_digest(t, core.timeout_for(t)) for t in batch]
+            )
+            for table, revision, digest in zip(batch, revisions, digests, strict=True):
+                if stored.get(table.id) == digest and table.shown_version == -1:
+                    table.shown_version = revision  # as if just shown: nothing to edit
+                else:
+                    stale.append(table)
+        return stale
 
     def load(self, record: GameRecord) -> Table | None:
         """A table for a stored live game, registered with the core (None: unknown game)."""

@@ -33,6 +33,10 @@ class Table:
     """Per seat: the private view last drawn (or being drawn) and what it was drawn from."""
     hints: dict[int, tuple[int, asyncio.Future[Any]]] = field(default_factory=dict)
     """Per seat: the table version of its last hint and that hint's analysis (or its work)."""
+    shown_picture: tuple[int, str, int] | None = None
+    """The picture the table message carries, as the Discord side last saw it: (message id,
+    what it shows (``Panel.picture``), its attachment id). A panel showing the same picture
+    needs no new one (see :meth:`bot.tables.manager.TableManager.refresh`)."""
 
     # --- identity and seats ------------------------------------------------------------
 

@@ -7,8 +7,13 @@ budget (searching levels stop at it with their best move so far); a decision tha
 or has not come back well after its budget, is replaced by a legal move and logged, so a
 game never stops on its AI.
 
-The pool is shared by every bot in the process (tests start many) and warmed up when the bot
-starts: each worker builds what the games' AIs precompute before the bot says it is ready.
+The pool is shared by every bot in the process (tests start many). Its workers are forked
+from a server process that imported the games' AIs and built what they precompute (the
+odds tables of :mod:`bot.engines.qdice.ai`, the solved two-player table) once, before it
+forks any (:mod:`bot.tables.ai_preload`): the workers share those pages with it instead of
+each building and holding its own copy, and start in milliseconds. That happens in the
+background while the bot connects; a decision asked for before the workers are ready waits
+for them (the event loop does not), and its time budget starts once a worker takes it.
 """
 
 from __future__ import annotations
@@ -16,14 +21,18 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import ctypes
 import logging
 import multiprocessing
 import os
 import random
+import select
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from bot.engines.analysis import Analysis
@@ -33,10 +42,15 @@ log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WORKER_NICENESS = 10
-"""How much lower the workers' CPU priority is than the bot's (Unix ``nice``)."""
+"""The workers' CPU priority (Unix ``nice``): below the bot's, so it wins when both want
+the processor."""
+PRELOAD = "bot.tables.ai_preload"
+"""What the fork server imports before forking workers (builds every game's AI tables)."""
 
 _pools: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
-_warmed: dict[int, set[Callable[[], None]]] = {}
+_covered: dict[int, frozenset[Callable[[], None]]] = {}
+"""Per pool: the warm-ups its workers run as they start."""
+_pools_lock = threading.Lock()
 
 
 def default_workers() -> int:
@@ -83,31 +97,102 @@ def _study(
     return analyse(observation, random.Random(seed), _deadline(budget))
 
 
-def _worker_started(parent: int) -> None:
-    """In a new worker: die with the bot, and yield the CPU to it when both want it.
+def lower_priority() -> None:
+    """Run at :data:`WORKER_NICENESS` (where allowed)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, 0, max(os.getpriority(os.PRIO_PROCESS, 0), WORKER_NICENESS))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process took the number
+        return True
+    return True
+
+
+def _die_with(bot: int) -> None:
+    """End this process as soon as the bot's process ends (a thread waits for it)."""
+    try:
+        handle: int | None = os.pidfd_open(bot)  # readable once the process has ended
+    except (OSError, AttributeError):  # pragma: no cover - before Linux 5.3
+        handle = None
+
+    def watch() -> None:
+        if handle is not None:
+            select.select([handle], [], [])
+        else:  # pragma: no cover
+            while _alive(bot):
+                time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-bot", daemon=True).start()
+
+
+def _worker_started(bot: int, warmers: tuple[Callable[[], None], ...]) -> None:
+    """In a new worker: die with the bot, yield the CPU to it, be warm.
 
     A bot killed outright (SIGKILL, a crashed machine's supervisor) runs no shutdown code,
-    so its workers would live on, orphaned, holding its log pipe open; the kernel ends them
-    with their parent instead (Linux), and a worker that finds its parent gone already stops.
+    so its workers would live on, orphaned, holding its log pipe open: each watches the
+    bot's process and ends with it (and the fork server, once no worker and no bot holds
+    its pipe, ends too; a worker the bot spawned itself also has the kernel end it with its
+    parent). A worker that finds the bot gone already stops. The warm-ups cost nothing when
+    the fork server ran them (the worker has its tables already); else they build the
+    tables here, before the worker takes any decision.
     """
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
-    if os.getppid() != parent:
+    if not _alive(bot):
         os._exit(0)  # the bot died before this worker was ready
-    try:
-        os.nice(WORKER_NICENESS)
-    except OSError:  # pragma: no cover - not allowed here: run at the same priority
-        pass
+    _die_with(bot)
+    lower_priority()
+    for warm_up in warmers:
+        with contextlib.suppress(Exception):  # a table not built now is built when needed
+            warm_up()
 
 
 def _warm(warmers: tuple[Callable[[], None], ...]) -> int:
-    """In a worker: build every game's precomputed tables (cached for the process)."""
+    """In a worker: build these precomputed tables (cached for the process)."""
     for warm_up in warmers:
         warm_up()
     return os.getpid()
+
+
+def _here() -> int:
+    return os.getpid()
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Workers forked from a warmed fork server; spawned where there is none. Never forked
+    from the bot itself: it runs threads (the database's, the renderers')."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([PRELOAD])
+    return context
+
+
+def worker_memory(pid: int) -> dict[str, int]:
+    """A worker's memory in bytes: ``rss`` (resident), ``pss`` (its share of pages it shares
+    with the fork server and the other workers) and ``private`` (its own pages); empty
+    where /proc does not tell (not Linux, a worker gone)."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return {}
+    found: dict[str, int] = {}
+    for line in text.splitlines()[1:]:
+        name, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[-1] == "kB":
+            found[name] = int(parts[0]) * 1024
+    private = found.get("Private_Clean", 0) + found.get("Private_Dirty", 0)
+    return {"rss": found.get("Rss", 0), "pss": found.get("Pss", 0), "private": private}
 
 
 def _shutdown_pools() -> None:
@@ -142,42 +227,75 @@ class Thinker:
         self.fallbacks = 0
         self.on_decision: Callable[[str, str, float], None] | None = None
         """Told each decision's game, level and seconds taken (the bot measures them)."""
+        self.pids: list[int] = []
+        """The worker processes, once started."""
+        self._ready: asyncio.Future[None] | None = None
 
-    def _pool(self) -> concurrent.futures.Executor | None:
-        if self.workers <= 0:
-            return None
-        pool = _pools.get(self.workers)
-        if pool is None:
-            # Spawned, not forked: the bot runs threads (the database's, the renderers').
-            context = multiprocessing.get_context("spawn")
-            pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers,
-                mp_context=context,
-                initializer=_worker_started,
-                initargs=(os.getpid(),),
-            )
-            _pools[self.workers] = pool
-            _warmed[self.workers] = set()
-        return pool
+    @property
+    def warmers(self) -> tuple[Callable[[], None], ...]:
+        return tuple(g.ai.warm_up for g in self.games if g.ai is not None and g.ai.warm_up)
 
     async def start(self) -> None:
-        """Start the workers and let each build the games' precomputed tables."""
-        warmers = tuple(g.ai.warm_up for g in self.games if g.ai is not None and g.ai.warm_up)
-        pool = self._pool()
-        loop = asyncio.get_running_loop()
+        """Start the workers (and their warm-up) in the background; returns at once.
+        Decisions asked for meanwhile wait for them (:meth:`ready`)."""
+        if self._ready is None or (self._ready.done() and self._ready.exception()):
+            self._ready = asyncio.ensure_future(self._start())
+
+    async def ready(self) -> None:
+        """Wait until the workers are started and warm (started if need be)."""
+        await self.start()
+        assert self._ready is not None
+        await asyncio.shield(self._ready)
+
+    async def _start(self) -> None:
         started = time.perf_counter()
-        if pool is None:
-            await asyncio.gather(*(asyncio.to_thread(w) for w in warmers))
+        if self.workers <= 0:
+            await asyncio.gather(*(asyncio.to_thread(w) for w in self.warmers))
             return
-        todo = tuple(w for w in warmers if w not in _warmed[self.workers])
-        # One task per worker at once makes the pool start them all.
-        await asyncio.gather(
-            *(loop.run_in_executor(pool, _warm, todo) for _ in range(self.workers))
+        # In a thread: starting a worker waits for the fork server to be ready.
+        self.pids = await asyncio.to_thread(self._start_workers)
+        memory = [worker_memory(pid) for pid in self.pids]
+        shown = ", ".join(
+            f"{m['rss'] / 2**20:.0f} MiB ({m['private'] / 2**20:.0f} MiB its own)"
+            for m in memory
+            if m
         )
-        _warmed[self.workers].update(todo)
         log.info(
-            "%d AI worker process(es) ready in %.2f s", self.workers, time.perf_counter() - started
+            "%d AI worker process(es) ready in %.2f s%s",
+            len(self.pids),
+            time.perf_counter() - started,
+            f"; memory per worker: {shown}" if shown else "",
         )
+
+    def _start_workers(self) -> list[int]:
+        """(In a thread.) The pool, its workers started and warm; their process ids."""
+        warmers = self.warmers
+        with _pools_lock:
+            pool = _pools.get(self.workers)
+            if pool is None:
+                pool = concurrent.futures.ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=_context(),
+                    initializer=_worker_started,
+                    initargs=(os.getpid(), warmers),
+                )
+                _pools[self.workers] = pool
+                _covered[self.workers] = frozenset(warmers)
+            todo = tuple(w for w in warmers if w not in _covered[self.workers])
+        # One task per worker at once makes the pool start them all; each runs once its
+        # worker is warm.
+        calls = [
+            pool.submit(_warm, todo) if todo else pool.submit(_here) for _ in range(self.workers)
+        ]
+        for call in calls:
+            call.result()
+        with _pools_lock:
+            _covered[self.workers] = _covered[self.workers] | frozenset(todo)
+        return sorted(pool._processes)  # the pool's own record of its workers
+
+    def memory(self) -> dict[int, dict[str, int]]:
+        """Per worker process: its memory (see :func:`worker_memory`)."""
+        return {pid: worker_memory(pid) for pid in self.pids}
 
     async def decide(
         self, spec: GameSpec, observation: Any, level: str, seed: str, legal: list[str]
@@ -209,7 +327,16 @@ class Thinker:
         ``label``: the "level" the measured time is reported under."""
         if spec.ai is None or spec.ai.analyse is None:
             return None
-        pool = self._pool()
+        try:
+            await self.ready()  # the workers may still be starting: wait, the loop runs on
+        except Exception:
+            log.exception("The AI workers could not start; no %s", label)
+            return None
+        pool = _pools.get(self.workers) if self.workers > 0 else None
+        if self.workers > 0 and pool is None:  # the pool broke meanwhile: start another
+            self._ready = None
+            await self.start()
+            return None
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         budget = self.budget if budget is None else budget
@@ -227,8 +354,12 @@ class Thinker:
             return None
         except concurrent.futures.BrokenExecutor:
             log.exception("The AI worker pool broke; starting a new one")
-            _pools.pop(self.workers, None)
-            _warmed.pop(self.workers, None)
+            with _pools_lock:
+                if _pools.get(self.workers) is pool:
+                    _pools.pop(self.workers, None)
+                    _covered.pop(self.workers, None)
+            self._ready = None
+            await self.start()  # in the background
             return None
         except Exception:
             log.exception("%s AI failed to work out a hint", spec.title)
@@ -241,9 +372,18 @@ class Thinker:
         self, spec: GameSpec, observation: Any, level: str, seed: str, legal: list[str]
     ) -> str:
         assert spec.ai is not None
-        pool = self._pool()
-        loop = asyncio.get_running_loop()
         args = (spec.ai.decide, observation, level, seed, self.budget)
+        try:
+            await self.ready()  # the workers may still be starting: wait, the loop runs on
+        except Exception:
+            log.exception("The AI workers could not start; playing a legal move instead")
+            self.fallbacks += 1
+            return random.Random(seed).choice(legal)
+        pool = _pools.get(self.workers) if self.workers > 0 else None
+        if self.workers > 0 and pool is None:  # the pool broke meanwhile: start another
+            self._ready = None
+            return await self._decide(spec, observation, level, seed, legal)
+        loop = asyncio.get_running_loop()
         if pool is None:
             future: asyncio.Future[str] = asyncio.ensure_future(asyncio.to_thread(_think, *args))
         else:
@@ -259,8 +399,12 @@ class Thinker:
             )
         except concurrent.futures.BrokenExecutor:
             log.exception("The AI worker pool broke; starting a new one")
-            _pools.pop(self.workers, None)
-            _warmed.pop(self.workers, None)
+            with _pools_lock:
+                if _pools.get(self.workers) is pool:
+                    _pools.pop(self.workers, None)
+                    _covered.pop(self.workers, None)
+            self._ready = None
+            await self.start()  # in the background
         except Exception:
             log.exception("%s AI (%s) failed; playing a legal move instead", spec.title, level)
         self.fallbacks += 1

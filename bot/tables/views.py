@@ -7,6 +7,7 @@ version so that buttons keep working after a restart).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -92,3 +93,26 @@ class Panel:
     content: str | None = None
     controls: list[Control] = field(default_factory=list)
     version: int = 0  # the table version this panel shows; its controls carry it
+    picture: str | None = None
+    """What the picture shows: a digest of what it is drawn from and how (set by the table
+    core, so that what a message shows can be compared without drawing the picture)."""
+
+    def digest(self) -> str:
+        """A digest of everything the message shows (the picture by :attr:`picture`, or by
+        its bytes): equal digests, equal messages."""
+        picture = self.picture
+        if picture is None and self.image_png is not None:
+            picture = hashlib.blake2b(self.image_png, digest_size=16).hexdigest()
+        shown = (
+            self.title,
+            self.description,
+            self.fields,
+            self.colour,
+            self.image_name if picture is not None else None,
+            picture,
+            self.footer,
+            self.content,
+            self.controls,
+            self.version,
+        )
+        return hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
+from bot.engines.qdice.ai import choose_action
 from tests.e2e.conftest import World, cancel_table, kick_player, leave_table, until
 from tests.e2e.qdice_play import (
     button,
@@ -315,3 +317,28 @@ async def test_a_kick_posts_one_public_message(w: World) -> None:
     assert kick.ephemeral and f"{gone.name} was removed" in kick.text()  # the host's own word
     assert table.seats[seat].is_ai and f"{gone.name} was removed" in message.refresh().text()
     await cancel_table(w.fake, w.alice, room, "qdice")
+
+
+async def test_picking_a_die_keeps_the_picture_a_roll_sends_a_new_one(w: World) -> None:
+    """The dice picked are shown by their buttons (and the pick's score in the text): the
+    answer to a pick keeps the table's picture as it is, a roll or bank sends a new one."""
+    room = w.channel()
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None and table.state is not None
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    player = await human_to_act(w.fake, table, people)
+    seat = table.seat_of(player.id)
+    obs = table.spec.engine.observe(table.state, seat)
+    verb, _, picks = choose_action(obs, random.Random(0)).partition(":")
+    await click_action(w.fake, player, message, f"t{picks[0]}")  # (may draw it once)
+    carried = [a.id for a in message.refresh().attachments]
+    assert len(carried) == 1
+    for index in [picks[0], picks[0], *picks[1:]]:  # put back, picked again, then the rest
+        await click_action(w.fake, player, message, f"t{index}")
+        assert [a.id for a in message.refresh().attachments] == carried
+    assert all(button(message, f"t{i}").style == 1 for i in picks)  # primary: picked
+    assert message.image().size == (960, 600)  # the picture is there, whole
+    await click_action(w.fake, player, message, verb)  # new dice or a bank: a new picture
+    await w.fake.wait_idle()
+    assert [a.id for a in message.refresh().attachments] != carried

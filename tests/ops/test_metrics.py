@@ -126,3 +126,14 @@ async def test_ai_decisions_are_timed_by_game_and_level() -> None:
     count = "quantum_table_ai_decision_seconds_count"
     assert value(metrics, count, game="toy", level="hard") == 2  # the fallback too
     assert value(metrics, count, game="toy", level="easy") == 1
+
+
+async def test_each_ai_workers_memory_is_reported() -> None:
+    metrics = Metrics()
+    thinker = Thinker([TOY], workers=1)
+    metrics.watch_workers(thinker.memory)
+    await thinker.ready()
+    text = metrics.render().decode()
+    for kind in ("rss", "pss", "private"):
+        size = value(metrics, "quantum_table_ai_worker_memory_bytes", worker="0", kind=kind)
+        assert size is not None and size > 0, text

@@ -63,6 +63,8 @@ def test_a_new_colour_chooses_the_colours_afresh() -> None:
 def test_tables_do_not_mix_and_the_oldest_is_forgotten() -> None:
     one = render_qdice(make_obs(2, dice=dice("1A 2B 3A")), NAMES[:2])
     two = render_qdice(make_obs(3, dice=dice("5A 5B 6B")), NAMES[:3])
+    for picture in (one, two):  # compared by pixels: nothing shared between the tables
+        del picture.info["parts"]
     probe = FrameEncoder()
     probe.encode("one", one)
     probe.encode("two", two)
@@ -70,7 +72,7 @@ def test_tables_do_not_mix_and_the_oldest_is_forgotten() -> None:
     frames.encode("one", one)
     frames.encode("two", two)
     frames.encode("one", one)
-    assert frames.counts == {"same": 1, "patched": 0, "full": 2, "by parts": 1}
+    assert frames.counts == {"same": 1, "patched": 0, "full": 2, "by parts": 0}
     assert frames.size <= frames.budget
     frames.encode("three", Image.new("RGB", (10, 10)))
     assert len(frames) == 2 and frames.size <= frames.budget

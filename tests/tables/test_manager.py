@@ -9,6 +9,7 @@ import pytest
 
 from bot.engines.base import GameError
 from bot.storage.db import Database
+from bot.storage.models import ActionRecord
 from bot.tables.manager import Person, TableManager
 from bot.tables.protocols import NotAllowed, NotSeated, NotYourTurn, StaleAction
 from bot.tables.table import Table
@@ -59,8 +60,10 @@ async def manager(db: Database):
     await core.close()
 
 
-async def _game(manager: TableManager, *people: Person, ai: int = 0) -> Table:
-    table = await manager.create("toy", guild_id=GUILD, channel_id=CHANNEL, host=people[0], seed=7)
+async def _game(
+    manager: TableManager, *people: Person, ai: int = 0, channel: int = CHANNEL
+) -> Table:
+    table = await manager.create("toy", guild_id=GUILD, channel_id=channel, host=people[0], seed=7)
     await manager.attach_message(table, 999)
     for person in people[1:]:
         await manager.join(table.id, person)
@@ -144,6 +147,7 @@ async def test_restart_restores_and_continues(db: Database) -> None:
     table = await _game(first, ALICE, BOB)
     await first.start(table.id, ALICE)
     await first.act(table.id, ALICE.id, "add2", None)
+    await first.refresh(table)
     await first.close()
 
     presenter = Recorder()
@@ -151,10 +155,95 @@ async def test_restart_restores_and_continues(db: Database) -> None:
     assert await second.restore() == 1
     again = second.get(table.id)
     assert again.state is not None and again.state.totals == [2, 0]
-    assert presenter.shown and presenter.shown[-1][0] == table.id  # message refreshed
+    assert presenter.shown == []  # the message shows this already: no edit
     await second.act(table.id, BOB.id, "add1", None)
     assert again.state.totals == [2, 1]
+    await second.refresh(again)
+    assert presenter.shown and presenter.shown[-1][0] == table.id
+    assert presenter.shown[-1][1].version == again.record.version
     await second.close()
+
+
+async def _saved_elsewhere(db: Database, game_id: int, action: str) -> None:
+    """Save a move of the game the way another process (or a bot killed before it edited
+    the message) would have: in storage only."""
+    record = await db.load_game(game_id)
+    assert record is not None and record.state_json is not None
+    table = Table(record=record, spec=TOY)
+    table.load_snapshot(record.state_json)
+    assert table.state is not None
+    seat = min(TOY.engine.to_act(table.state))
+    trial = table.state.model_copy(deep=True)
+    events = TOY.engine.apply(trial, seat, action)
+    version = record.version + 1
+    lines, history = table.with_move(version, seat, [e.render(table.names) for e in events])
+    await db.save_progress(
+        game_id,
+        version=version,
+        expected_version=record.version,
+        state_json=table.snapshot_json(trial, lines, history),
+        actions=[ActionRecord(version=version, seat=seat, action=action, user_id=None, at=0.0)],
+    )
+
+
+async def test_restart_edits_only_the_messages_whose_content_changed(db: Database) -> None:
+    first = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0)
+    tables = [await _game(first, ALICE, BOB, channel=CHANNEL + n) for n in range(3)]
+    for table in tables:
+        await first.start(table.id, ALICE)
+        await first.refresh(table)
+    await first.close()
+    await _saved_elsewhere(db, tables[1].id, "add1")  # moved on while no process showed it
+
+    presenter = Recorder()
+    second = TableManager(db, {"toy": TOY}, presenter, ai_delay=0)
+    assert await second.restore() == 3
+    assert [game_id for game_id, _panel in presenter.shown] == [tables[1].id]
+    moved = second.get(tables[1].id)
+    assert presenter.shown[0][1].version == moved.record.version
+    await second.close()
+
+    third_presenter = Recorder()  # and once shown, the next restart leaves it alone too
+    third = TableManager(db, {"toy": TOY}, third_presenter, ai_delay=0)
+    assert await third.restore() == 3
+    assert third_presenter.shown == []
+    await third.close()
+
+
+class FailingPresenter(Recorder):
+    async def show(self, table: Table, panel: Panel) -> None:
+        raise RuntimeError("Discord is unreachable")
+
+
+async def test_a_message_that_could_not_be_edited_is_edited_after_a_restart(
+    db: Database,
+) -> None:
+    first = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0)
+    table = await _game(first, ALICE, BOB)
+    await first.start(table.id, ALICE)
+    await first.refresh(table)
+    first.presenter = FailingPresenter()
+    await first.act(table.id, ALICE.id, "add2", None)
+    await first.refresh(table)  # the edit fails: the message still shows the start
+    await first.close()
+
+    presenter = Recorder()
+    second = TableManager(db, {"toy": TOY}, presenter, ai_delay=0)
+    await second.restore()
+    assert [game_id for game_id, _panel in presenter.shown] == [table.id]
+    await second.close()
+
+
+async def test_an_ended_game_forgets_what_its_message_showed(db: Database) -> None:
+    core = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0)
+    table = await _game(core, ALICE, BOB)
+    await core.refresh(table)
+    await core.shown.flush()
+    assert await core.shown.store.digests([table.id]) != {}
+    await core.cancel(table.id, ALICE, is_admin=False)
+    await core.refresh(table)
+    await core.close()
+    assert await core.shown.store.digests([table.id]) == {}
 
 
 class SlowPresenter(Recorder):
@@ -305,6 +394,31 @@ async def test_downtime_does_not_eat_a_players_turn(db: Database) -> None:
     assert again.record.deadline_at == 5_030.0 and not again.seats[0].autopilot
     stored = await db.load_game(table.id)
     assert stored is not None and stored.deadline_at == 5_030.0
+    await second.close()
+
+
+async def test_a_deadline_that_passed_while_down_is_shown_when_it_runs_out(db: Database) -> None:
+    """The restart edits nothing (the message still shows the turn as it is), gives the
+    player half a turn, and once that runs out the AI covers and the message says so."""
+    first = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0, turn_timeout=0.2)
+    table = await _game(first, ALICE, BOB)
+    await first.start(table.id, ALICE)
+    await first.refresh(table)
+    await first.close()
+    await asyncio.sleep(0.3)  # Alice's time ran out while no bot was running
+
+    presenter = Recorder()
+    second = TableManager(db, {"toy": TOY}, presenter, ai_delay=0, turn_timeout=0.2)
+    await second.restore()
+    assert presenter.shown == []
+    again = second.get(table.id)
+    assert not again.seats[0].autopilot
+    for _ in range(100):
+        if presenter.shown:
+            break
+        await asyncio.sleep(0.02)
+    footers = [panel.footer or "" for _table, panel in presenter.shown]
+    assert again.seats[0].autopilot and any("Alice (AI)" in f for f in footers)
     await second.close()
 
 

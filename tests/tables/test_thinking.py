@@ -17,7 +17,16 @@ from bot.tables.manager import Person, TableManager
 from bot.tables.protocols import GameAI
 from bot.tables.thinking import Thinker
 from tests.tables.test_manager import CHANNEL, GUILD, Recorder
-from tests.tables.toy import TOY, ToyObs, broken_ai, pid_ai, slow_ai
+from tests.tables.toy import (
+    TOY,
+    ToyObs,
+    broken_ai,
+    pid_ai,
+    qdice_tables_built,
+    slow_ai,
+    slow_warm_up,
+    warm_ai,
+)
 
 ALICE = Person(1, "Alice")
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +43,30 @@ async def test_decisions_run_in_another_process_with_a_deadline() -> None:
     move = await thinker.decide(toy_with(pid_ai), OBS, "hard", "seed", ["add1"])  # type: ignore[arg-type]
     pid, level, has_deadline = move.split(":")[1:]
     assert int(pid) != os.getpid() and level == "hard" and has_deadline == "True"
+
+
+async def test_a_decision_before_the_workers_are_warm_waits_for_them() -> None:
+    """Workers start in the background: a decision asked for meanwhile waits for them (the
+    event loop runs on), and its budget starts only once a warm worker takes it."""
+    spec = dataclasses.replace(TOY, ai=GameAI(decide=warm_ai, warm_up=slow_warm_up))
+    thinker = Thinker([spec], workers=3, budget=0.5, grace=0.5)  # a pool of its own
+    await thinker.start()
+    assert thinker._ready is not None and not thinker._ready.done()  # still warming up
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    move = await thinker.decide(spec, OBS, "hard", "s", ["add1"])  # type: ignore[arg-type]
+    ticker.cancel()
+    warm, left = move.split(":")
+    assert warm == "True" and float(left) > 0.3 and thinker.fallbacks == 0
+    assert ticks >= 20  # the loop kept running while the workers warmed up
+    assert len(thinker.pids) == 3 and all(thinker.memory()[pid]["rss"] > 0 for pid in thinker.pids)
 
 
 async def test_a_failing_ai_is_replaced_by_a_legal_move(caplog: pytest.LogCaptureFixture) -> None:
@@ -117,7 +150,7 @@ from tests.tables.toy import TOY
 
 async def main():
     thinker = Thinker([TOY], workers=2)
-    await thinker.start()
+    await thinker.ready()
     pool = _pools[2]
     print(" ".join(str(p) for p in pool._processes), flush=True)
     await asyncio.sleep(60)
@@ -157,3 +190,19 @@ async def test_workers_die_with_a_killed_bot(tmp_path: Path) -> None:
             break
         await asyncio.sleep(0.05)
     assert not any(alive(p) for p in workers)
+
+
+async def test_workers_share_the_tables_the_fork_server_built() -> None:
+    """Every game's AI tables are built once, before the workers are forked: each worker has
+    them from its first decision on, and holds little memory of its own."""
+    from bot.games import all_games
+    from bot.tables.thinking import _pools
+
+    thinker = Thinker(all_games().values(), workers=2)
+    await thinker.ready()
+    for pid in thinker.pids:
+        memory = thinker.memory()[pid]
+        assert 0 < memory["private"] < memory["rss"] / 3
+    loop = asyncio.get_running_loop()
+    built = await loop.run_in_executor(_pools[2], qdice_tables_built)
+    assert (1000, True) in built and (1000, False) in built

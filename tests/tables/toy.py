@@ -107,3 +107,25 @@ def slow_ai(observation: ToyObs, level: str, rng: random.Random, deadline: float
     """Thinks for 1.5 s whatever its budget, then adds 2."""
     time.sleep(1.5)
     return "add2"
+
+
+_WARM = {"done": False}
+
+
+def slow_warm_up() -> None:
+    """Builds nothing, slowly (the time an AI's tables take to build)."""
+    time.sleep(1.5)
+    _WARM["done"] = True
+
+
+def warm_ai(observation: ToyObs, level: str, rng: random.Random, deadline: float | None) -> str:
+    """Says whether its process was warm and how much of its budget was left to think."""
+    left = (deadline or time.monotonic()) - time.monotonic()
+    return f"{_WARM['done']}:{left:.2f}"
+
+
+def qdice_tables_built() -> list[tuple[int, bool]]:
+    """The Quantum dice AI tables built in this process (entry, on the board)."""
+    from bot.engines.qdice import ai as qdice_ai
+
+    return sorted(qdice_ai._BUILT)

@@ -1,0 +1,328 @@
+"""What one bot process costs: memory with live games, the edits a restart sends, start-up.
+
+Run: ``.venv/bin/python bench/bench_footprint.py [--games 10,100,1000] [--clicks 2000]
+[--ai-tables 4]``. Prints figures; never fails on time. The bot runs as a real subprocess
+(``python -m bot``, AI decisions in its worker processes) against a loopback Discord in this
+process, on SQLite.
+
+* Memory: Quantum dice tables (two people each) are opened up to each step of ``--games``;
+  once the bot is idle, the resident memory (RSS) of the bot process, and per AI worker its
+  RSS, its proportional share (PSS: pages shared with the other workers counted once among
+  them) and its private memory (USS). Then ``--clicks`` die clicks on random tables, and
+  the bot's RSS again.
+* Restart: the bot is stopped (SIGTERM) and started again on the same database: the time
+  from starting the process to its "Restored N live table(s)" line, the bot's RSS right
+  then, and the table-message edits it sent (``PATCH`` of a channel message, counted at the
+  loopback until the bot is idle). Then again after every game moved on while the bot was
+  down (one move saved in the database per game, as when a bot is killed between saving a
+  move and editing the message): every table message must be edited then.
+* Start-up: the time to import the bot's libraries (a bare ``python -c "import ..."``), and
+  start-to-ready of ``python -m bot`` with an empty database and with ``--ai-tables`` tables
+  where an AI is to move (a hard Quantum dice AI and a person an AI covers; the bot was
+  stopped before they moved), with the time until the first of those AI moves shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_tables import Room, click_once, open_many
+from bot.sandbox.loopback import LoopbackDiscord, Message
+from tests.support.processes import BotProcess
+
+MIB = 1024 * 1024
+LIBRARIES = (
+    "discord, discord.ext.commands, aiohttp, aiosqlite, asyncpg, pydantic, pydantic_settings,"
+    " PIL.Image, PIL.ImageDraw, PIL.ImageFont, openskill.models, numpy, zlib_ng,"
+    " prometheus_client"
+)
+EDIT = re.compile(r"^/channels/\d+/messages/\d+$")
+IDENTIFY_WINDOW = 5.5
+"""Seconds between two starts measured: Discord (and the loopback) let a bot start a
+session once per 5 s; a start sooner waits for its turn."""
+
+
+def smaps(pid: int) -> dict[str, int]:
+    """Rss, Pss, Private_* ... of a process in bytes (Linux /proc/<pid>/smaps_rollup)."""
+    found: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[-1] == "kB":
+            found[name] = int(parts[0]) * 1024
+    return found
+
+
+def workers_of(pid: int) -> list[int]:
+    """The bot's AI worker processes (its spawned children, the resource tracker aside)."""
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with open(task / "children") as listing:
+            children += [int(c) for c in listing.read().split()]
+    found = []
+    for child in children:
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"spawn_main" in command and b"resource_tracker" not in command:
+            found.append(child)
+    return sorted(found)
+
+
+def memory_line(label: str, pid: int | None) -> str:
+    assert pid is not None
+    bot = smaps(pid)
+    text = f"{label:<34} bot RSS {bot['Rss'] / MIB:6.1f} MiB"
+    shown = []
+    for worker in workers_of(pid):
+        m = smaps(worker)
+        private = m.get("Private_Clean", 0) + m.get("Private_Dirty", 0)
+        shown.append(
+            f"RSS {m['Rss'] / MIB:5.1f} PSS {m['Pss'] / MIB:5.1f} USS {private / MIB:5.1f}"
+        )
+    if shown:
+        text += "; AI workers (MiB): " + " | ".join(shown)
+    return text
+
+
+async def settle(fake: LoopbackDiscord, seconds: float = 1.0) -> None:
+    await fake.wait_idle(timeout=600)
+    await asyncio.sleep(seconds)
+
+
+def table_edits(fake: LoopbackDiscord, since: int) -> tuple[int, int]:
+    """Table-message edits (and new channel messages) the bot sent since request ``since``."""
+    edits = posts = 0
+    for request in fake.requests[since:]:
+        if request.method == "PATCH" and EDIT.match(request.path):
+            edits += 1
+        elif request.method == "POST" and request.path.endswith("/messages"):
+            posts += 1
+    return edits, posts
+
+
+async def restart(fake: LoopbackDiscord, bot: BotProcess, folder: Path, label: str) -> None:
+    await bot.stop()
+    mark = len(fake.requests)
+    started = time.perf_counter()
+    await bot.start(cwd=folder, timeout=900)
+    ready = time.perf_counter() - started
+    print(memory_line(f"{label}: right after ready", bot.pid), flush=True)
+    await settle(fake, 2.0)
+    edits, posts = table_edits(fake, mark)
+    print(
+        f"{'':<34} start to ready {ready:5.1f} s; table messages edited {edits}"
+        f" (new messages {posts})",
+        flush=True,
+    )
+    print(memory_line(f"{label}: settled", bot.pid), flush=True)
+
+
+async def move_every_game(path: Path) -> int:
+    """Save one move of every live game, as another process (or a killed bot) would have."""
+    from bot.games import all_games
+    from bot.storage.db import Database
+    from bot.storage.models import ActionRecord
+    from bot.tables.table import Table
+
+    games = all_games()
+    moved = 0
+    async with Database.open(path) as db:
+        for record in await db.active_games():
+            table = Table(record=record, spec=games[record.game])
+            if record.status != "active" or not record.state_json:
+                continue
+            table.load_snapshot(record.state_json)
+            engine = table.spec.engine
+            assert table.state is not None
+            seat = min(engine.to_act(table.state))
+            action = engine.legal_actions(table.state, seat)[0]
+            trial = table.state.model_copy(deep=True)
+            events = engine.apply(trial, seat, action)
+            version = record.version + 1
+            lines, history = table.with_move(version, seat, [e.render(table.names) for e in events])
+            await db.save_progress(
+                record.id,
+                version=version,
+                expected_version=record.version,
+                state_json=table.snapshot_json(trial, lines, history),
+                actions=[
+                    ActionRecord(
+                        version=version, seat=seat, action=action, user_id=None, at=time.time()
+                    )
+                ],
+            )
+            moved += 1
+    return moved
+
+
+async def memory_and_restarts(steps: list[int], clicks: int) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        async with LoopbackDiscord() as fake:
+            fake.ack_deadline = 30.0
+            guild = fake.add_guild("Bench")
+            alice, bob = fake.add_user("alice"), fake.add_user("bob")
+            fake.add_member(guild, alice)
+            fake.add_member(guild, bob)
+            bot = BotProcess("footprint", fake.url, fake.token, {"DATABASE_PATH": "f.db"})
+            started = time.perf_counter()
+            await bot.start(cwd=folder)
+            print(f"start to ready, empty database: {time.perf_counter() - started:.1f} s")
+            await settle(fake)
+            print(memory_line("no game", bot.pid), flush=True)
+            room = Room(fake, guild, alice, bob)
+            for step in steps:
+                await open_many(room, step - len(room.tables))
+                gc.collect()
+                await settle(fake)
+                print(memory_line(f"{step} live games", bot.pid), flush=True)
+            gc.freeze()
+            rng = random.Random(5)
+            done = 0
+            while done < clicks:
+                if await click_once(room, rng.choice(room.tables)) is not None:
+                    done += 1
+            await settle(fake)
+            print(memory_line(f"after {clicks} further clicks", bot.pid), flush=True)
+            games = len(room.tables)
+            await restart(fake, bot, folder, f"restart, {games} idle games")
+            await bot.stop()
+            moved = await move_every_game(folder / "f.db")
+            print(f"{moved} games moved on while the bot was down", flush=True)
+            await restart(fake, bot, folder, f"restart, {moved} changed games")
+            await bot.stop()
+            if errors := bot.errors():
+                print(f"  {len(errors)} error line(s) in the bot log, first: {errors[0]}")
+
+
+def import_seconds(runs: int = 3) -> float:
+    """Seconds a bare interpreter takes to import the bot's libraries (best of ``runs``)."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", f"import {LIBRARIES}"], check=True)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def progress(message: Message) -> int:
+    """The table version the message shows (its controls carry it): a move adds one."""
+    ids = [b.custom_id or "" for b in message.refresh().buttons]
+    return max((int(i.split(":")[2]) for i in ids if i.startswith("qt:")), default=-1)
+
+
+async def open_ai_waiting(room: Room, count: int) -> list[Message]:
+    """Quantum dice tables of alice, a hard AI and bob, where alice left before her first
+    move: an AI covers her seat, and its move is the next."""
+    fake = room.fake
+    tables = []
+    for _ in range(count):
+        channel = room.channel()
+        lobby = (await fake.slash(room.alice, "qdice start", channel=channel)).message
+        assert lobby is not None
+        await fake.click(room.alice, lobby, label="Add hard AI")
+        await fake.click(room.bob, lobby, label="Join")
+        await fake.click(room.alice, lobby, label="Start")
+        ask = (await fake.click(room.alice, lobby, label="Leave")).message
+        assert ask is not None, "no question before leaving"
+        await fake.click(room.alice, ask, label="Leave")
+        tables.append(lobby)
+    await fake.wait_idle(timeout=60)
+    return tables
+
+
+async def start_up(ai_tables: int) -> None:
+    imports = import_seconds()
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        async with LoopbackDiscord() as fake:
+            guild = fake.add_guild("Bench")
+            alice, bob = fake.add_user("alice"), fake.add_user("bob")
+            fake.add_member(guild, alice)
+            fake.add_member(guild, bob)
+            # AI players wait 30 s before moving: none moves before the bot stops.
+            bot = BotProcess("start", fake.url, fake.token, {"DATABASE_PATH": "s.db"})
+            waiting = BotProcess(
+                "start", fake.url, fake.token, {"DATABASE_PATH": "s.db", "AI_DELAY": "30"}
+            )
+            empty = []
+            for _ in range(3):
+                started = time.perf_counter()
+                await bot.start(cwd=folder)
+                empty.append(time.perf_counter() - started)
+                await bot.stop()
+                await asyncio.sleep(IDENTIFY_WINDOW)  # Discord's one start per 5 s
+            await waiting.start(cwd=folder)
+            room = Room(fake, guild, alice, bob)
+            tables = await open_ai_waiting(room, ai_tables)
+            before = [progress(m) for m in tables]
+            await waiting.stop()
+            await asyncio.sleep(IDENTIFY_WINDOW)
+            started = time.perf_counter()
+            mark = await bot.spawn(cwd=folder)
+            first = None
+            ready = None
+            while first is None or ready is None:
+                now = time.perf_counter() - started
+                if ready is None and any("Restored" in line for line in bot.lines[mark:]):
+                    ready = now
+                if first is None and any(
+                    progress(m) > b for m, b in zip(tables, before, strict=True)
+                ):
+                    first = now
+                if now > 120:
+                    break
+                await asyncio.sleep(0.01)
+            decided = [ln for ln in bot.lines[mark:] if "AI worker" in ln or "no move" in ln]
+            await fake.wait_idle(timeout=60)
+            moved = sum(progress(m) > b for m, b in zip(tables, before, strict=True))
+            await bot.stop()
+            print(
+                f"library imports {imports:4.2f} s; start to ready, empty database "
+                + ", ".join(f"{s:4.2f}" for s in empty)
+                + f" s (best {min(empty) / imports:.1f}x the imports)\n"
+                f"with {ai_tables} tables where an AI is to move: ready {ready or float('nan'):4.2f}"
+                f" s, first AI move shown {first or float('nan'):4.2f} s after the start,"
+                f" {moved}/{ai_tables} tables moved",
+                flush=True,
+            )
+            for line in decided:
+                print(f"  log: {line[-110:]}")
+            if errors := bot.errors() + waiting.errors():
+                print(f"  {len(errors)} error line(s) in the bot log, first: {errors[0]}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", default="10,100,1000")
+    parser.add_argument("--clicks", type=int, default=2000)
+    parser.add_argument("--ai-tables", type=int, default=4)
+    parser.add_argument("--only", choices=("memory", "start"), default=None)
+    args = parser.parse_args()
+    print(
+        f"loopback Discord in this process; the bot in its own (python -m bot), SQLite; "
+        f"{os.cpu_count()} cores"
+    )
+    if args.only in (None, "start"):
+        await start_up(args.ai_tables)
+    if args.only in (None, "memory"):
+        steps = [int(s) for s in args.games.split(",")]
+        await memory_and_restarts(steps, args.clicks)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
