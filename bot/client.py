@@ -241,13 +241,28 @@ class QuantumTableBot(commands.AutoShardedBot):
 
         parsers["INTERACTION_CREATE"] = guarded
 
+    async def launch_shards(self) -> None:
+        """Connect this process's shards, unless the bot is closing (a standby stopped while
+        it waited holds none, and its HTTP session is already closed)."""
+        if self._closing:
+            return
+        await super().launch_shards()
+
     async def launch_shard(self, gateway: Any, shard_id: int, *, initial: bool = False) -> None:
         """Connect a shard, unless the bot is closing: a standby stopped while it waited
         would otherwise connect after ``setup_hook`` (the close is still under way), and
-        discord.py retries a failed connection for ever."""
+        discord.py retries a failed connection for ever. A connection that fails because
+        the bot closed meanwhile (stopped while waiting for its IDENTIFY slot) is expected:
+        discord.py's error line for it is told as what it is."""
         if self._closing:
             return
-        await super().launch_shard(gateway, shard_id, initial=initial)
+        quiet = _ClosingShardFilter(self)
+        shard_log = logging.getLogger("discord.shard")
+        shard_log.addFilter(quiet)
+        try:
+            await super().launch_shard(gateway, shard_id, initial=initial)
+        finally:
+            shard_log.removeFilter(quiet)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Discord starts ``max_concurrency`` sessions per 5 seconds, one per bucket
@@ -439,6 +454,26 @@ class QuantumTableBot(commands.AutoShardedBot):
         if hasattr(self, "db"):
             await self.db.close()
         await super().close()
+
+
+class _ClosingShardFilter(logging.Filter):
+    """discord.py logs a shard that could not connect as an error with its traceback; when
+    the bot was closing meanwhile, that is the shutdown at work: one info line instead."""
+
+    def __init__(self, bot: QuantumTableBot) -> None:
+        super().__init__()
+        self.bot = bot
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.bot._closing and record.getMessage().startswith("Failed to connect for shard"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg, record.args, record.exc_info, record.exc_text = (
+                "Shard not connected: the bot is closing",
+                (),
+                None,
+                None,
+            )
+        return True
 
 
 def _custom_ids(components: Sequence[Any]) -> set[str]:

@@ -8,6 +8,7 @@ database instead of the bot's memory, which another process holds.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Mapping
 
@@ -65,6 +66,8 @@ async def play_one(
     user = person_to_act(table, people)
     if user is None:
         return False
+    if not await shows_version(message, table.record.version):
+        return False  # the bot saves before it edits the message: try again in a moment
     game = table.record.game
     if game == "qdice":
         await qdice_decision(fake, table, message, user)
@@ -79,6 +82,19 @@ async def play_one(
     else:
         raise AssertionError(f"no player for {game!r}")
     return True
+
+
+async def shows_version(message: Message, version: int, timeout: float = 10.0) -> bool:
+    """Wait until the table message's controls are those of ``version`` (their custom ids
+    carry it), as a person would wait for the table to show the move before clicking."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    mark = f":{version}:"
+    while asyncio.get_running_loop().time() < deadline:
+        ids = [b.custom_id or "" for b in message.refresh().buttons]
+        if any(mark in cid for cid in ids):
+            return True
+        await asyncio.sleep(0.05)
+    return False
 
 
 def replay_matches(table: Table, actions: list[tuple[int, str]]) -> bool:
