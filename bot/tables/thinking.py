@@ -293,6 +293,17 @@ class Thinker:
             _covered[self.workers] = _covered[self.workers] | frozenset(todo)
         return sorted(pool._processes)  # the pool's own record of its workers
 
+    async def _replace_broken(self, pool: concurrent.futures.ProcessPoolExecutor | None) -> None:
+        """The worker pool broke (a worker died): forget it and start another in the
+        background."""
+        log.exception("The AI worker pool broke; starting a new one")
+        with _pools_lock:
+            if _pools.get(self.workers) is pool:
+                _pools.pop(self.workers, None)
+                _covered.pop(self.workers, None)
+        self._ready = None
+        await self.start()
+
     def memory(self) -> dict[int, dict[str, int]]:
         """Per worker process: its memory (see :func:`worker_memory`)."""
         return {pid: worker_memory(pid) for pid in self.pids}
@@ -353,13 +364,7 @@ class Thinker:
             log.warning("%s AI gave no %s within %.1f s", spec.title, label, budget + self.grace)
             return None
         except concurrent.futures.BrokenExecutor:
-            log.exception("The AI worker pool broke; starting a new one")
-            with _pools_lock:
-                if _pools.get(self.workers) is pool:
-                    _pools.pop(self.workers, None)
-                    _covered.pop(self.workers, None)
-            self._ready = None
-            await self.start()  # in the background
+            await self._replace_broken(pool)
             return None
         except Exception:
             log.exception("%s AI failed to work out a hint", spec.title)
@@ -398,13 +403,7 @@ class Thinker:
                 self.budget + self.grace,
             )
         except concurrent.futures.BrokenExecutor:
-            log.exception("The AI worker pool broke; starting a new one")
-            with _pools_lock:
-                if _pools.get(self.workers) is pool:
-                    _pools.pop(self.workers, None)
-                    _covered.pop(self.workers, None)
-            self._ready = None
-            await self.start()  # in the background
+            await self._replace_broken(pool)
         except Exception:
             log.exception("%s AI (%s) failed; playing a legal move instead", spec.title, level)
         self.fallbacks += 1
