@@ -117,12 +117,12 @@ async def _follow(
         for index in rest:
             await click_action(fake, user, view, f"t{index}")
         await click_action(fake, user, view, verb)
-    elif game == "flume" or (game == "flux" and verb != "discard"):
+    elif game == "flume" or (game == "flux" and verb not in ("discard", "show")):
         await flux_play.press(fake, user, view, move)
-    elif game == "flux":
+    elif game == "flux":  # the cards to discard or to show are picked one by one
         for index in _toggles(observation, rest):
             view = await flux_play.press(fake, user, view, f"t{index}")
-        await flux_play.press(fake, user, view, "discard")
+        await flux_play.press(fake, user, view, verb)
     elif game == "fingers":
         if verb == "ask":
             await fingers_play.pick(fake, user, view, move)
@@ -150,8 +150,8 @@ def _as_entered(table: Table, observation: Any, move: str) -> list[str]:
     game = table.record.game
     if game == "qdice":
         return [f"t{i}" for i in rest] + [verb]
-    if game == "flux" and verb == "discard":
-        return [f"t{i}" for i in _toggles(observation, rest)] + ["discard"]
+    if game == "flux" and verb in ("discard", "show"):
+        return [f"t{i}" for i in _toggles(observation, rest)] + [verb]
     if game == "fingers" and verb == "new":
         return [f"{move}:sea buckthorn"]
     if game == "qpoker" and move != "call":
