@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import sys
 
@@ -78,8 +77,7 @@ async def run(settings: Settings) -> int:
 
 
 def main() -> int:
-    if not os.environ.get("QT_NO_TUNE"):
-        memory.tune_allocator()  # before any thread starts
+    memory.tune_allocator()  # before any thread starts
     try:
         settings = load_settings()
     except ConfigurationError as error:

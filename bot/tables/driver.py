@@ -188,6 +188,7 @@ class TurnDriver:
             level = table.ai_level(seat)
         seed = f"{table.record.seed}:ai:{version}:{seat}"
         action = await core.thinker.decide(table.spec, observation, level, seed, legal)
+        await core.calm()  # people's clicks are saved and answered first
         async with table.lock:
             if table.state is None or table.record.status != "active":
                 return
