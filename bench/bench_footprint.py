@@ -65,20 +65,27 @@ def smaps(pid: int) -> dict[str, int]:
     return found
 
 
-def workers_of(pid: int) -> list[int]:
-    """The bot's AI worker processes (its spawned children, the resource tracker aside)."""
+def children_of(pid: int) -> list[int]:
     children: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         with open(task / "children") as listing:
             children += [int(c) for c in listing.read().split()]
+    return children
+
+
+def workers_of(pid: int) -> list[int]:
+    """The bot's AI worker processes: its spawned children, or the children of its fork
+    server (the resource tracker and the fork server itself aside)."""
     found = []
-    for child in children:
+    for child in children_of(pid):
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
             continue
         if b"spawn_main" in command and b"resource_tracker" not in command:
             found.append(child)
+        elif b"forkserver import main" in command:
+            found += children_of(child)
     return sorted(found)
 
 
@@ -186,6 +193,7 @@ async def memory_and_restarts(steps: list[int], clicks: int) -> None:
             print(memory_line("no game", bot.pid), flush=True)
             room = Room(fake, guild, alice, bob)
             for step in steps:
+                print(f"  opening games up to {step} at {time.strftime('%H:%M:%S')}", flush=True)
                 await open_many(room, step - len(room.tables))
                 gc.collect()
                 await settle(fake)
@@ -207,6 +215,9 @@ async def memory_and_restarts(steps: list[int], clicks: int) -> None:
             await bot.stop()
             if errors := bot.errors():
                 print(f"  {len(errors)} error line(s) in the bot log, first: {errors[0]}")
+                log = Path(tempfile.gettempdir()) / "bench_footprint_bot.log"
+                log.write_text("\n".join(bot.lines))
+                print(f"  (the bot's log: {log})")
 
 
 def import_seconds(runs: int = 3) -> float:
