@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 M_ARENA_MAX = -8  # mallopt(3)
 ARENAS = 2
 """Allocator arenas at most: threads beyond share them (drawing waits little on that)."""
-TRIM_EVERY = 60.0
+TRIM_EVERY = 10.0
 """Seconds between two hand-backs of free memory to the system."""
 
 
