@@ -6,10 +6,10 @@ Run: ``.venv/bin/python bench/bench_footprint.py [--games 10,100,1000] [--clicks
 process, on SQLite.
 
 * Memory: Quantum dice tables (two people each) are opened up to each step of ``--games``;
-  once the bot is idle, the resident memory (RSS) of the bot process, and per AI worker its
-  RSS, its proportional share (PSS: pages shared with the other workers counted once among
-  them) and its private memory (USS). Then ``--clicks`` die clicks on random tables, and
-  the bot's RSS again.
+  1 s and 12 s after the bot went idle, the resident memory (RSS) of the bot process, and
+  per AI worker its RSS, its proportional share (PSS: pages shared with the other workers
+  and their fork server counted once among them) and its private memory (USS). Then
+  ``--clicks`` die clicks on random tables, and the same figures again.
 * Restart: the bot is stopped (SIGTERM) and started again on the same database: the time
   from starting the process to its "Restored N live table(s)" line, the bot's RSS right
   then, and the table-message edits it sent (``PATCH`` of a channel message, counted at the
@@ -49,6 +49,9 @@ LIBRARIES = (
     " prometheus_client"
 )
 EDIT = re.compile(r"^/channels/\d+/messages/\d+$")
+SETTLED = 12.0
+"""Seconds after going idle the memory is read a second time (the bot hands free memory
+back to the system every ten seconds)."""
 IDENTIFY_WINDOW = 5.5
 """Seconds between two starts measured: Discord (and the loopback) let a bot start a
 session once per 5 s; a start sooner waits for its turn."""
@@ -65,27 +68,34 @@ def smaps(pid: int) -> dict[str, int]:
     return found
 
 
-def workers_of(pid: int) -> list[int]:
-    """The bot's AI worker processes (its spawned children, the resource tracker aside)."""
+def children_of(pid: int) -> list[int]:
     children: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         with open(task / "children") as listing:
             children += [int(c) for c in listing.read().split()]
+    return children
+
+
+def workers_of(pid: int) -> list[int]:
+    """The bot's AI worker processes: its spawned children, or the children of its fork
+    server (the resource tracker and the fork server itself aside)."""
     found = []
-    for child in children:
+    for child in children_of(pid):
         try:
             command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
             continue
         if b"spawn_main" in command and b"resource_tracker" not in command:
             found.append(child)
+        elif b"forkserver import main" in command:
+            found += children_of(child)
     return sorted(found)
 
 
 def memory_line(label: str, pid: int | None) -> str:
     assert pid is not None
     bot = smaps(pid)
-    text = f"{label:<34} bot RSS {bot['Rss'] / MIB:6.1f} MiB"
+    text = f"{label:<18} bot RSS {bot['Rss'] / MIB:6.1f} MiB"
     shown = []
     for worker in workers_of(pid):
         m = smaps(worker)
@@ -121,14 +131,21 @@ async def restart(fake: LoopbackDiscord, bot: BotProcess, folder: Path, label: s
     await bot.start(cwd=folder, timeout=900)
     ready = time.perf_counter() - started
     print(memory_line(f"{label}: right after ready", bot.pid), flush=True)
-    await settle(fake, 2.0)
+    await settle(fake, 1.0)
     edits, posts = table_edits(fake, mark)
     print(
-        f"{'':<34} start to ready {ready:5.1f} s; table messages edited {edits}"
-        f" (new messages {posts})",
+        f"  start to ready {ready:5.1f} s; table messages edited {edits} (new messages {posts})",
         flush=True,
     )
-    print(memory_line(f"{label}: settled", bot.pid), flush=True)
+    await settled(fake, bot)
+
+
+async def settled(fake: LoopbackDiscord, bot: BotProcess) -> None:
+    """The bot's memory a moment after it went idle, and once it has been idle a while."""
+    await settle(fake, 1.0)
+    print(memory_line("  idle 1 s", bot.pid), flush=True)
+    await asyncio.sleep(SETTLED - 1.0)
+    print(memory_line(f"  idle {SETTLED:.0f} s", bot.pid), flush=True)
 
 
 async def move_every_game(path: Path) -> int:
@@ -182,22 +199,22 @@ async def memory_and_restarts(steps: list[int], clicks: int) -> None:
             started = time.perf_counter()
             await bot.start(cwd=folder)
             print(f"start to ready, empty database: {time.perf_counter() - started:.1f} s")
-            await settle(fake)
-            print(memory_line("no game", bot.pid), flush=True)
+            print("no game", flush=True)
+            await settled(fake, bot)
             room = Room(fake, guild, alice, bob)
             for step in steps:
                 await open_many(room, step - len(room.tables))
                 gc.collect()
-                await settle(fake)
-                print(memory_line(f"{step} live games", bot.pid), flush=True)
+                print(f"{step} live games", flush=True)
+                await settled(fake, bot)
             gc.freeze()
             rng = random.Random(5)
             done = 0
             while done < clicks:
                 if await click_once(room, rng.choice(room.tables)) is not None:
                     done += 1
-            await settle(fake)
-            print(memory_line(f"after {clicks} further clicks", bot.pid), flush=True)
+            print(f"after {clicks} further clicks", flush=True)
+            await settled(fake, bot)
             games = len(room.tables)
             await restart(fake, bot, folder, f"restart, {games} idle games")
             await bot.stop()
@@ -207,6 +224,9 @@ async def memory_and_restarts(steps: list[int], clicks: int) -> None:
             await bot.stop()
             if errors := bot.errors():
                 print(f"  {len(errors)} error line(s) in the bot log, first: {errors[0]}")
+                log = Path(tempfile.gettempdir()) / "bench_footprint_bot.log"
+                log.write_text("\n".join(bot.lines))
+                print(f"  (the bot's log: {log})")
 
 
 def import_seconds(runs: int = 3) -> float:

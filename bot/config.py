@@ -81,7 +81,7 @@ class Settings(BaseSettings):
         description="Worker processes for AI decisions (default: one per core; 0: threads).",
     )
     picture_cache_mb: float = Field(
-        default=24,
+        default=16,
         ge=0,
         le=4096,
         description="MiB of table pictures kept between moves (the last picture of the"

@@ -190,6 +190,8 @@ def carried_picture(table: Table, panel: Panel, message: discord.Message | None)
 # --- the presenter ------------------------------------------------------------------------
 
 
+PING_TRIES = 3
+"""Times a turn message is sent while Discord answers that the bot sends too much."""
 TOKEN_LIFETIME = 14 * 60.0
 """Seconds an interaction's token is used to edit its private reply (Discord allows 15 min)."""
 
@@ -227,12 +229,23 @@ class DiscordPresenter:
                 f" https://discord.com/channels/{table.record.guild_id}/"
                 f"{table.location_id}/{table.record.message_id}"
             )
-        message = await channel.send(
-            f"<@{user_id}> {text}{jump}",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            suppress_embeds=True,
-        )
-        return message.id
+        for attempt in range(PING_TRIES):
+            try:
+                message = await channel.send(
+                    f"<@{user_id}> {text}{jump}",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+                    suppress_embeds=True,
+                )
+            except discord.HTTPException as error:
+                # A burst of new turns (many tables starting at once) can outlast
+                # discord.py's own retries of Discord's global limit: a turn message can
+                # wait a little longer.
+                if error.status != 429 or attempt == PING_TRIES - 1:
+                    raise
+                await asyncio.sleep(1.0 + attempt)
+            else:
+                return message.id
+        return None
 
     async def unping(self, table: Table, message_id: int) -> None:
         channel = self.bot.get_partial_messageable(table.location_id)

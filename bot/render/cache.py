@@ -22,10 +22,10 @@ from typing import Any
 
 MIB = 1024 * 1024
 
-DEFAULT_BUDGET = 24 * MIB
-"""Bytes of pictures kept by default (``PICTURE_CACHE_MB``): about 500 busy tables' last
-pictures with the parts they are drawn from. Each table's last picture is 25-60 KB, its
-colours 0.5 MB while in use (shared by tables with the same colours)."""
+DEFAULT_BUDGET = 16 * MIB
+"""Bytes of pictures kept by default (``PICTURE_CACHE_MB``): the last pictures of about 400
+tables with the parts they are drawn from. Each table's last picture is 25-60 KB; the colours
+of a game's tables 0.5 MB (shared by every table they cover)."""
 
 PALETTE_COST = 64 * 64 * 64 * 2 + 1024
 """Bytes a palette costs once a picture was mapped onto it: Pillow keeps a 64x64x64 table of

@@ -206,6 +206,7 @@ class TurnDriver:
             level = table.ai_level(seat)
         seed = table.ai_seed(version, seat)
         action = await core.thinker.decide(table.spec, observation, level, seed, legal)
+        await core.calm()  # people's clicks are saved and answered first
         async with table.lock:
             if table.state is None or table.record.status != "active":
                 return

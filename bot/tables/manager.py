@@ -54,7 +54,8 @@ from bot.tables.views import Panel
 log = logging.getLogger(__name__)
 
 ANSWERS_FIRST = 0.1
-"""Seconds a redraw nobody waits on holds back while people's clicks are being answered."""
+"""Seconds work nobody waits on (an AI's move, a redraw) holds back while people's clicks are
+being answered."""
 ENDED_KEPT = 300.0
 """Seconds a finished or cancelled table stays in memory before the next new table lets it
 go (its last redraws find it there; afterwards it is read from storage like any old game)."""
@@ -616,6 +617,14 @@ class TableManager:
             if not self._answering:
                 self._calm.set()
 
+    async def calm(self) -> None:
+        """Wait while people's clicks are being answered, up to :data:`ANSWERS_FIRST`: for
+        work nobody waits on (an AI's move or redraw on another table), so that it does not
+        share the processor and the database with them."""
+        if not self._calm.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
+
     async def refresh(
         self,
         table: Table,
@@ -631,10 +640,8 @@ class TableManager:
         whose picture is the one the message carries (``table.shown_picture``, as a die
         picked leaves it) comes without the picture: the answer keeps the attachment.
         """
-        if respond is None and not self._calm.is_set():
-            # (outside the table's lock: a click on this very table must not wait on it)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._calm.wait(), ANSWERS_FIRST)
+        if respond is None:
+            await self.calm()  # (outside the table's lock: a click on it must not wait)
         async with table.refresh_lock:
             revision = self.revision(table)
             if respond is None and not force and table.shown_version == revision:

@@ -238,7 +238,9 @@ class Thinker:
     async def start(self) -> None:
         """Start the workers (and their warm-up) in the background; returns at once.
         Decisions asked for meanwhile wait for them (:meth:`ready`)."""
-        if self._ready is None or (self._ready.done() and self._ready.exception()):
+        ready = self._ready
+        failed = ready is not None and ready.done() and (ready.cancelled() or ready.exception())
+        if ready is None or failed:
             self._ready = asyncio.ensure_future(self._start())
 
     async def ready(self) -> None:

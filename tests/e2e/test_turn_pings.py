@@ -57,3 +57,21 @@ async def test_no_turn_messages_for_someone_who_turned_them_off(w: World) -> Non
     assert "**off**" in shown.message.text()
     await w.fake.slash(w.bob, "settings", channel=room, options={"turn_pings": True})
     await cancel_table(w.fake, w.alice, room, "qdice")
+
+
+async def test_a_turn_message_outlasts_a_long_rate_limit(w: World) -> None:
+    """Discord keeps answering that the bot sends too much (a burst of tables starting):
+    the turn message waits and comes once Discord takes it."""
+    room = w.channel()
+    people = {w.alice.id: w.alice, w.bob.id: w.bob}
+    message = await open_table(w.fake, room, w.alice, [w.bob])
+    table = w.bot.tables.in_location(room.id)
+    assert table is not None
+    first = await human_to_act(w.fake, table, people)
+    other = w.bob if first is w.alice else w.alice
+    # more refusals in a row than discord.py retries by itself
+    w.fake.faults.rate_limit("POST", rf"/channels/{room.id}/messages$", 0.05, count=6)
+    await play_human_turn(w.fake, w.bot.tables, table, message, first)
+    await until(lambda: len(pings(w, room, other)) == 1)
+    assert w.fake.faults.pending == 0
+    await cancel_table(w.fake, w.alice, room, "qdice")

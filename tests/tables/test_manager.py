@@ -466,6 +466,28 @@ async def test_redraws_nobody_waits_on_hold_back_while_a_click_is_answered(
     assert waited >= 0.045 and len(recorder.shown) == shown + 2
 
 
+async def test_ai_moves_wait_while_a_click_is_answered(
+    manager: TableManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An AI's move on one table is saved after the click being answered on another (or
+    after ANSWERS_FIRST at the latest): the click's save does not queue behind it."""
+    from bot.tables import manager as core
+
+    table = await _game(manager, ALICE, ai=1)
+    monkeypatch.setattr(core, "ANSWERS_FIRST", 30.0)
+    async with manager.answering():
+        await manager.start(table.id, ALICE)
+        await manager.act(table.id, ALICE.id, "add1", None)  # now the AI is to move
+        version = table.record.version
+        await asyncio.sleep(0.3)
+        assert table.record.version == version  # held back while the click is answered
+    for _ in range(100):
+        if table.record.version > version:
+            break
+        await asyncio.sleep(0.02)
+    assert table.record.version == version + 1  # and played as soon as it was answered
+
+
 async def test_ended_tables_leave_memory_a_while_after_they_end(db: Database) -> None:
     now = [1000.0]
     core = TableManager(db, {"toy": TOY}, Recorder(), ai_delay=0, clock=lambda: now[0])
