@@ -285,6 +285,15 @@ class FluxUI:
         :func:`bot.engines.flux.ai.analyse`)."""
         return hint_text(observation, analysis)
 
+    def secret_move_text(
+        self, observation: FluxObservation, move: str, names: list[str]
+    ) -> str | None:
+        """A choice the table only announced ("Ann has chosen a poker hand."), in words for
+        the person's own review once the game is over; None for a move the table showed."""
+        if move.partition(":")[0] in SECRET_MOVES.get(observation.phase, ()):
+            return move_text(observation, move)
+        return None
+
     def options_text(self, config: FluxConfig) -> str:
         text = f"{variants_text(config.keys)}. {plural(config.deck_count, 'deck')}."
         ends = []
@@ -297,6 +306,11 @@ class FluxUI:
             first = ", whichever comes first" if len(ends) > 1 else ""
             text += f" The game ends {' or '.join(ends)}{first}."
         return text
+
+
+SECRET_MOVES = {"claim": ("claim", "pass"), "poker": ("show",), "dice": ("dice",)}
+"""The moves of the phases where every seat chooses at once and in secret: the table says
+only that a seat has chosen."""
 
 
 def move_text(obs: FluxObservation, move: str) -> str:

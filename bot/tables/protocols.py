@@ -78,6 +78,14 @@ class CoachUI(Protocol):
         (a few short lines)."""
 
 
+class SecretMoveUI(Protocol):
+    """Optional extra of a :class:`CoachUI` whose players sometimes choose in secret (the
+    table only says that they chose): the choice in words, for that person's review."""
+
+    def secret_move_text(self, observation: Any, move: str, names: list[str]) -> str | None:
+        """``move`` (one-step form) in words where the table kept it secret, else None."""
+
+
 class FinalFieldsUI(Protocol):
     """Optional extra of a :class:`GameUI`: more on the finished table than the standings."""
 

@@ -261,6 +261,8 @@ def entry(spec: GameSpec, position: Position, analysis: Analysis, names: list[st
     made = next((v for v in analysis.options if normal_form(v.move) == done), None)
     made = made or MoveValue(move=position.done)
     drop, value_drop, unit, words = _words(made, analysis.best, analysis)
+    secret = getattr(spec.ui, "secret_move_text", None)
+    hidden = secret(position.observation, position.done, names) if secret is not None else None
     coach = getattr(spec.ui, "hint_text", None)
     suggestion = (
         coach(position.observation, analysis, names) if coach is not None else analysis.move
@@ -268,7 +270,7 @@ def entry(spec: GameSpec, position: Position, analysis: Analysis, names: list[st
     return Entry(
         step=position.step,
         done=position.done,
-        done_text=_own_lines(position.lines, names[position.seat]) or position.done,
+        done_text=hidden or _own_lines(position.lines, names[position.seat]) or position.done,
         suggested=analysis.move,
         suggestion=suggestion,
         drop=drop,

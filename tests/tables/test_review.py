@@ -202,3 +202,63 @@ def test_a_review_with_no_moves_or_no_differences_says_so() -> None:
     agreed = panel(spec, record, Review(game_id=4, seat=0, user_id=1, positions=6))
     assert "went over your 6 moves" in agreed.description and "same choice" in agreed.description
     assert "review for Ann" in agreed.title and "Only you can see this" in (agreed.footer or "")
+
+
+def test_secret_choices_are_reviewed_each_in_words() -> None:
+    """Flux's claim, poker and point-dice choices are made by every seat at once and in
+    secret (the table says only "Ann has chosen"): each person's own choice is a position
+    of their review, with what they saw, and the review words what they chose."""
+    import json
+
+    from bot.games.flux import move_text
+    from bot.storage.models import ActionRecord, GameRecord, SeatRecord
+    from bot.tables.replay import GameReplay
+    from bot.tables.review import positions
+
+    spec = GAMES["flux"]
+    engine = spec.engine
+    assert spec.ai is not None
+    options = {"variants": "9,11"}
+    state = engine.new_game(engine.parse_config(options), 3, 3)
+    rng = random.Random(3)
+    actions: list[ActionRecord] = []
+    made: dict[int, list[tuple[str, str, str | None]]] = {0: [], 1: [], 2: []}
+    while not engine.is_over(state):
+        seat = rng.choice(sorted(engine.to_act(state)))  # secret choices interleaved
+        action = spec.ai.decide(engine.observe(state, seat), "easy", rng, None)
+        other = [
+            m for m in engine.move_options(state, seat) if normal_form(m) != normal_form(action)
+        ]
+        made[seat].append((state.phase, normal_form(action), other[0] if other else None))
+        engine.apply(state, seat, action)
+        actions.append(ActionRecord(version=len(actions) + 1, seat=seat, action=action,
+                                    user_id=10 + seat, at=0.0))  # fmt: skip
+    names = ["Ann", "Ben", "Cy"]
+    record = GameRecord(
+        id=1, guild_id=1, channel_id=1, thread_id=None, message_id=None, game="flux",
+        host_id=10, status="finished", config={"options": options}, seed=3,
+        seats=[SeatRecord(seat=s, user_id=10 + s, name=n, is_ai=False)
+               for s, n in enumerate(names)],
+        version=len(actions), state_json=json.dumps({"state": json.loads(engine.dump_state(state))}),
+        deadline_at=None, created_at=0.0, ended_at=1.0,
+    )  # fmt: skip
+    replay = GameReplay.build(record, spec, actions)
+    secret = {"claim", "poker", "dice"}
+    worded, seen = set(), set()
+    for seat in range(3):
+        found = positions(replay, seat)
+        assert [normal_form(p.done) for p in found] == [move for _, move, _ in made[seat]]
+        for position, (phase, move, other) in zip(found, made[seat], strict=True):
+            assert position.observation.phase == phase and position.user_id == 10 + seat
+            seen.add(phase)
+            if phase not in secret or other is None:
+                continue
+            analysis = Analysis.of(
+                other, "points", [MoveValue(move=other, value=1.0), MoveValue(move=move, value=0.0)]
+            )
+            item = entry(spec, position, analysis, names)
+            assert item is not None
+            assert item.done_text == move_text(position.observation, position.done)
+            assert "has chosen" not in item.done_text and "has decided" not in item.done_text
+            worded.add(phase)
+    assert seen >= secret and worded >= {"poker", "dice"}  # (no hand here could be claimed)
