@@ -113,15 +113,18 @@ async def settle(fake: LoopbackDiscord, seconds: float = 1.0) -> None:
     await asyncio.sleep(seconds)
 
 
-def table_edits(fake: LoopbackDiscord, since: int) -> tuple[int, int]:
-    """Table-message edits (and new channel messages) the bot sent since request ``since``."""
-    edits = posts = 0
+def table_edits(fake: LoopbackDiscord, since: int) -> tuple[int, int, int]:
+    """Table-message edits and new channel messages Discord took since request ``since``,
+    and the requests it refused (429: over the global limit of 50 a second)."""
+    edits = posts = refused = 0
     for request in fake.requests[since:]:
-        if request.method == "PATCH" and EDIT.match(request.path):
+        if request.status == 429:
+            refused += 1
+        elif request.method == "PATCH" and EDIT.match(request.path):
             edits += 1
         elif request.method == "POST" and request.path.endswith("/messages"):
             posts += 1
-    return edits, posts
+    return edits, posts, refused
 
 
 async def restart(fake: LoopbackDiscord, bot: BotProcess, folder: Path, label: str) -> None:
@@ -132,9 +135,10 @@ async def restart(fake: LoopbackDiscord, bot: BotProcess, folder: Path, label: s
     ready = time.perf_counter() - started
     print(memory_line(f"{label}: right after ready", bot.pid), flush=True)
     await settle(fake, 1.0)
-    edits, posts = table_edits(fake, mark)
+    edits, posts, refused = table_edits(fake, mark)
     print(
-        f"  start to ready {ready:5.1f} s; table messages edited {edits} (new messages {posts})",
+        f"  start to ready {ready:5.1f} s; table messages edited {edits} (new messages {posts};"
+        f" requests refused over the rate limit {refused})",
         flush=True,
     )
     await settled(fake, bot)
