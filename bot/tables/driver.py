@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError, plural
@@ -29,6 +30,11 @@ PAUSED = (
     "it carries on by itself as soon as I can save again."
 )
 RESUMED = "✅ Saving works again: the table carries on."
+AI_EDIT_GAP = 1.0
+"""Seconds the table message may wait to show AI moves while only AIs are to move:
+Discord allows a channel about five message sends or edits in five seconds, so moves
+quicker than this (a short ``AI_DELAY``) are shown together with a later one, and none is
+drawn that nobody would have seen. A person's turn, or the game's end, shows at once."""
 
 
 class TurnDriver:
@@ -131,8 +137,13 @@ class TurnDriver:
         if bots:
             await asyncio.sleep(self.ai_delay)
             await self._bot_move(table, bots[0])
-            await core.refresh(table)
+            table.ai_moves_unshown = self._shown_soon_enough(table)
+            if not table.ai_moves_unshown:
+                await core.refresh(table)
             return
+        if table.ai_moves_unshown:  # (a person is to move after all: show the table now)
+            table.ai_moves_unshown = False
+            await core.refresh(table)
         deadline = table.record.deadline_at
         if deadline is None:
             await table.changed.wait()
@@ -156,6 +167,18 @@ class TurnDriver:
         if await _wait_change(table, deadline - core.clock()):
             return
         await self._autopilot(table, to_act)
+
+    @staticmethod
+    def _shown_soon_enough(table: Table) -> bool:
+        """Whether the table message may wait to show an AI's move: only AIs are to move
+        next and it was brought up to date less than :data:`AI_EDIT_GAP` ago. It shows the
+        moves together with a later one, or at once when a person is to move."""
+        if table.state is None or table.record.status != "active":
+            return False
+        to_act = table.spec.engine.to_act(table.state)
+        if not to_act or not all(table.is_bot_seat(s) for s in to_act):
+            return False
+        return time.monotonic() - table.shown_at < AI_EDIT_GAP
 
     async def _autopilot(self, table: Table, seats: frozenset[int]) -> None:
         core = self.core

@@ -669,6 +669,7 @@ class TableManager:
                 # After the answer, not holding it up: bring open private views up to date.
                 self.presenter.private_changed(table)
             table.shown_version = revision
+            table.shown_at = time.monotonic()
             self.shown.note(table.id, panel.digest() if table.record.is_live else None)
             await self.pings.after_change(table)
 

@@ -27,6 +27,10 @@ class Table:
     refresh_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     shown_version: int = -1
+    shown_at: float = float("-inf")
+    """When (``time.monotonic()``) the table message was last brought up to date."""
+    ai_moves_unshown: bool = False
+    """An AI's move is not on the table message yet (see ``driver.AI_EDIT_GAP``)."""
     reminded_version: int = -1
     runner: asyncio.Task[None] | None = None
     private_views: dict[int, tuple[Any, asyncio.Future[Any]]] = field(default_factory=dict)

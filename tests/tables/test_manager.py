@@ -506,3 +506,31 @@ async def test_ended_tables_leave_memory_a_while_after_they_end(db: Database) ->
         assert (await db.load_game(done.id)).status == "cancelled"  # type: ignore[union-attr]
     finally:
         await core.close()
+
+
+@pytest.mark.parametrize("gap", [1.0, 0.0])
+async def test_ai_moves_in_a_row_are_shown_together_when_a_person_is_to_move(
+    manager: TableManager, monkeypatch: pytest.MonkeyPatch, gap: float
+) -> None:
+    """Three AIs moving one after another within AI_EDIT_GAP edit the table message once,
+    when the person is to move again, showing all three moves; without the gap, each."""
+    from bot.tables import driver
+
+    monkeypatch.setattr(driver, "AI_EDIT_GAP", gap)
+    presenter = manager.presenter
+    assert isinstance(presenter, Recorder)
+    table = await _game(manager, ALICE, ai=3)
+    await manager.start(table.id, ALICE)
+    await manager.refresh(table)  # (as the Start click does)
+    before = len(presenter.shown)
+    version = table.record.version
+    await manager.act(table.id, ALICE.id, "add1", None)  # the three AIs move next
+    for _ in range(200):
+        if table.record.version == version + 4 and table.shown_version == manager.revision(table):
+            break
+        await asyncio.sleep(0.01)
+    assert table.state is not None and table.state.current == 0  # Alice's move again
+    assert table.shown_version == manager.revision(table)  # shown as it is now
+    edits = presenter.shown[before:]
+    assert len(edits) == (1 if gap else 3)
+    assert "Alice to play" in edits[-1][1].description
