@@ -25,6 +25,27 @@ idle 4.2x, 3.7x, 3.7x, 3.7x, 3.6x (click p50 9.0-13.5 ms, p95 12.7-17.3 ms; ``/a
 Start-up: empty database 7.3-7.6 s, 1,000 live games 18.9-19.6 s, every table playable
 0.1 s after restoring began. Before the work of that day: idle 5.5x (click p50 16.3, p95
 22.4 ms), with AI tables 5.9x.
+
+2026-11-27 (same machine, nothing else running, ``--games 50 --samples 300 --restore 0``, the
+code of 1689e56 and of this day alternated, the loopback and benchmark of this day for both),
+click p95 over ``/about`` p95:
+
+* 1689e56 (before): idle 4.0x, 3.7x (click p50 6.0-6.3 ms, p95 7.7-8.0 ms; ``/about`` p95
+  2.0-2.1 ms); 4 AI tables moving 4.9x, 4.0x (click p95 9.4-9.8 ms).
+* one picture cache, the kept attachment, AI moves holding back while a click is answered:
+  idle 2.0x, 2.0x (click p50 2.9-3.2 ms, p95 4.3 ms); AI tables moving 3.7x, 3.0x (click p95
+  7.9-8.5 ms).
+* and AI moves in a row shown together (``driver.AI_EDIT_GAP``): idle 1.6-2.0x over six runs
+  (click p95 3.8-4.6 ms); AI tables moving 2.4x, 2.7x, 2.8x, 2.6x (click p95 5.8-6.3 ms).
+
+What is left with AI tables moving was traced (timestamps in the bot, correlated with every
+picture drawn and AI move): clicks that coincide with another table's picture being drawn in
+a thread wait for the interpreter (their save's round trips to the SQLite thread take 5-12 ms
+instead of 0.5); the bot process uses 27% of one core and the AI workers under 1%. With the
+background pictures not drawn at all (an experiment) the ratio is still 2.3-2.4x, so drawing
+them in another process would not reach 2x by itself; a shorter interpreter switch interval
+while a click is answered, the AI workers at ``SCHED_IDLE`` and the drawing thread at a lower
+priority each changed nothing measurable.
 """
 
 from __future__ import annotations
