@@ -93,3 +93,15 @@ async def open_table(
 ) -> Message:
     """Start a lobby, seat the guests and AI players, press Start; return the table message."""
     return await open_game(fake, channel, "qdice", host, guests, ai=ai, options=options)
+
+
+async def two_people_table(
+    fake: LoopbackDiscord, tables: TableManager, room: Channel, host: User, guest: User
+) -> tuple[Message, Table, User, User]:
+    """A Quantum dice table of ``host`` and ``guest`` in ``room``, once a person is to move:
+    its message, the table, who moves first and the other one."""
+    message = await open_table(fake, room, host, [guest])
+    table = tables.in_location(room.id)
+    assert table is not None
+    first = await human_to_act(fake, table, {host.id: host, guest.id: guest})
+    return message, table, first, guest if first is host else host

@@ -17,7 +17,7 @@ from bot.tables.driver import PAUSED, RESUMED
 from bot.tables.table import Table
 from bot.ui import SAVE_FAILED
 from tests.e2e.conftest import World, cancel_table, until
-from tests.e2e.qdice_play import button, human_to_act, open_table
+from tests.e2e.qdice_play import button, open_table, two_people_table
 
 
 def texts(w: World, room, viewer) -> list[str]:  # type: ignore[no-untyped-def]
@@ -95,11 +95,7 @@ async def test_a_full_disk_pauses_an_ai_table_and_space_back_resumes_it(w: World
 
 async def _move_while_locked(w: World, hold: float) -> tuple[Table, int, Callable[[], list[str]]]:
     room = w.channel()
-    people = {w.alice.id: w.alice, w.bob.id: w.bob}
-    message = await open_table(w.fake, room, w.alice, [w.bob])
-    table = w.bot.tables.in_location(room.id)
-    assert table is not None
-    mover = await human_to_act(w.fake, table, people)
+    message, table, mover, _ = await two_people_table(w.fake, w.bot.tables, room, w.alice, w.bob)
     # A careful player's move: the dice to keep are picked first, the move itself is clicked
     # while the other writer holds the database.
     seat = table.seat_of(mover.id)
@@ -255,11 +251,7 @@ async def test_controls_no_handler_knows_are_answered_at_once(w: World) -> None:
 
 async def test_a_control_the_message_does_not_carry_is_answered_at_once(w: World) -> None:
     room = w.channel()
-    people = {w.alice.id: w.alice, w.bob.id: w.bob}
-    message = await open_table(w.fake, room, w.alice, [w.bob])
-    table = w.bot.tables.in_location(room.id)
-    assert table is not None
-    mover = await human_to_act(w.fake, table, people)
+    message, table, mover, _ = await two_people_table(w.fake, w.bot.tables, room, w.alice, w.bob)
     version = table.record.version
     for custom_id in [
         f"qt:{table.id}:{version}:nonsense",  # an action the game does not have

@@ -4,7 +4,7 @@ move, taken away when they act, and not sent to someone who turned them off."""
 from __future__ import annotations
 
 from tests.e2e.conftest import World, cancel_table, until
-from tests.e2e.qdice_play import human_to_act, open_table, play_human_turn
+from tests.e2e.qdice_play import human_to_act, open_table, play_human_turn, two_people_table
 
 
 def pings(w: World, room, user) -> list:  # type: ignore[no-untyped-def]
@@ -20,11 +20,9 @@ async def test_a_turn_message_comes_when_others_have_moved_and_goes_when_you_act
 ) -> None:
     room = w.channel()
     people = {w.alice.id: w.alice, w.bob.id: w.bob}
-    message = await open_table(w.fake, room, w.alice, [w.bob])
-    table = w.bot.tables.in_location(room.id)
-    assert table is not None
-    first = await human_to_act(w.fake, table, people)
-    other = w.bob if first is w.alice else w.alice
+    message, table, first, other = await two_people_table(
+        w.fake, w.bot.tables, room, w.alice, w.bob
+    )
     await play_human_turn(w.fake, w.bot.tables, table, message, first)  # a whole turn
     second = await human_to_act(w.fake, table, people)
     assert second is other
@@ -63,12 +61,9 @@ async def test_a_turn_message_outlasts_a_long_rate_limit(w: World) -> None:
     """Discord keeps answering that the bot sends too much (a burst of tables starting):
     the turn message waits and comes once Discord takes it."""
     room = w.channel()
-    people = {w.alice.id: w.alice, w.bob.id: w.bob}
-    message = await open_table(w.fake, room, w.alice, [w.bob])
-    table = w.bot.tables.in_location(room.id)
-    assert table is not None
-    first = await human_to_act(w.fake, table, people)
-    other = w.bob if first is w.alice else w.alice
+    message, table, first, other = await two_people_table(
+        w.fake, w.bot.tables, room, w.alice, w.bob
+    )
     # more refusals in a row than discord.py retries by itself
     w.fake.faults.rate_limit("POST", rf"/channels/{room.id}/messages$", 0.05, count=6)
     await play_human_turn(w.fake, w.bot.tables, table, message, first)
