@@ -14,7 +14,6 @@ Run: ``.venv/bin/python bench/bench_replay.py [deals] [players]``
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import sys
 import time
@@ -26,8 +25,9 @@ from bench.stats import percentile
 from bot.engines.flux.ai import choose_action
 from bot.games import all_games
 from bot.storage.db import Database
-from bot.storage.models import ActionRecord, SeatRecord
+from bot.storage.models import SeatRecord
 from bot.tables.replay import Replays
+from tests.support.logged_games import play_logged, save_played
 
 
 async def store_long_game(db: Database, deals: int, players: int) -> tuple[int, int]:
@@ -44,22 +44,10 @@ async def store_long_game(db: Database, deals: int, players: int) -> tuple[int, 
     )  # fmt: skip
     state = engine.new_game(engine.parse_config(options), players, 7)
     rng = random.Random(7)
-    actions = []
-    while not engine.is_over(state):
-        seat = min(engine.to_act(state))
-        action = choose_action(engine.observe(state, seat), rng)
-        engine.apply(state, seat, action)
-        actions.append(
-            ActionRecord(version=len(actions) + 1, seat=seat, action=action, user_id=None, at=0.0)
-        )
-    snapshot = {"state": json.loads(engine.dump_state(state)), "log": [], "history": []}
-    await db.save_progress(
-        record.id,
-        version=len(actions),
-        state_json=json.dumps(snapshot),
-        actions=actions,
-        status="finished",
+    actions = play_logged(
+        engine, state, lambda s, seat: choose_action(engine.observe(s, seat), rng), lambda _: None
     )
+    await save_played(db, record.id, engine, state, actions)
     return record.id, len(actions)
 
 

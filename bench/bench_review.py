@@ -14,7 +14,6 @@ Run: ``.venv/bin/python bench/bench_review.py [budget seconds per move, default 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import sys
 import time
@@ -25,10 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_replay import loop_lag
 from bot.games import all_games
 from bot.storage.db import Database
-from bot.storage.models import ActionRecord, SeatRecord
+from bot.storage.models import SeatRecord
 from bot.tables.protocols import GameSpec
 from bot.tables.review import Reviews
 from bot.tables.thinking import Thinker
+from tests.support.logged_games import play_logged, save_played
 
 PLAYERS = {"qdice": 2, "qpoker": 2, "flume": 4, "flux": 3, "fingers": 3}
 SEED = 11
@@ -48,23 +48,14 @@ async def store_game(db: Database, spec: GameSpec, players: int) -> tuple[int, i
     )  # fmt: skip
     state = engine.new_game(engine.parse_config({}), players, SEED)
     rng = random.Random(SEED)
-    actions = []
-    while not engine.is_over(state):
-        seat = min(engine.to_act(state))
-        action = spec.ai.decide(engine.observe(state, seat), "normal", rng, None)
-        engine.apply(state, seat, action)
-        user = 1 if seat == 0 else None
-        actions.append(
-            ActionRecord(version=len(actions) + 1, seat=seat, action=action, user_id=user, at=0.0)
-        )
-    snapshot = {"state": json.loads(engine.dump_state(state)), "log": [], "history": []}
-    await db.save_progress(
-        record.id,
-        version=len(actions),
-        state_json=json.dumps(snapshot),
-        actions=actions,
-        status="finished",
+    ai = spec.ai
+    actions = play_logged(
+        engine,
+        state,
+        lambda s, seat: ai.decide(engine.observe(s, seat), "normal", rng, None),
+        lambda seat: 1 if seat == 0 else None,
     )
+    await save_played(db, record.id, engine, state, actions)
     return record.id, len(actions)
 
 

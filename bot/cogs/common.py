@@ -45,6 +45,19 @@ def table_here(interaction: discord.Interaction, game: str) -> Table:
     return table
 
 
+def _free_channel(interaction: discord.Interaction, otherwise: str) -> None:
+    """Refuse unless ``interaction`` is in a server channel with no table running in it
+    (``otherwise``: what to do instead)."""
+    if interaction.guild is None or interaction.channel is None:
+        raise GameError("Games are played in server channels, not in direct messages.")
+    busy = _bot(interaction).tables.in_location(interaction.channel.id)
+    if busy is not None:
+        raise GameError(
+            f"A game of {busy.spec.title} is already running in this channel: "
+            f"{_jump(busy, interaction.guild_id)}. {otherwise}"
+        )
+
+
 async def start_table(
     interaction: discord.Interaction,
     game: str,
@@ -57,14 +70,7 @@ async def start_table(
     """Open a lobby here, or in a new thread, and post its table message. ``hints``: the
     players may ask for hints (see :mod:`bot.tables.coaching`)."""
     bot = _bot(interaction)
-    if interaction.guild is None or interaction.channel is None:
-        raise GameError("Games are played in server channels, not in direct messages.")
-    busy = bot.tables.in_location(interaction.channel.id)
-    if busy is not None:
-        raise GameError(
-            f"A game of {busy.spec.title} is already running in this channel: "
-            f"{_jump(busy, interaction.guild_id)}. Finish or cancel it first, or start with thread:True."
-        )
+    _free_channel(interaction, "Finish or cancel it first, or start with thread:True.")
     spec = bot.games[game]
     timeout = minutes * 60 if minutes else None
     if thread:
@@ -109,14 +115,7 @@ async def start_table(
 async def learn_table(interaction: discord.Interaction, game: str) -> None:
     """Open a practice table here (see :mod:`bot.tables.practice`) and post its message."""
     bot = _bot(interaction)
-    if interaction.guild is None or interaction.channel is None:
-        raise GameError("Games are played in server channels, not in direct messages.")
-    busy = bot.tables.in_location(interaction.channel.id)
-    if busy is not None:
-        raise GameError(
-            f"A game of {busy.spec.title} is already running in this channel: "
-            f"{_jump(busy, interaction.guild_id)}. Practise in another channel, or once it is over."
-        )
+    _free_channel(interaction, "Practise in another channel, or once it is over.")
     async with answers.in_time(interaction, public=True):
         table = await practice.open_practice(
             bot.tables,

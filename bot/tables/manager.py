@@ -315,20 +315,27 @@ class TableManager:
             await self.apply(table, seat, action, user_id)
         return table
 
+    def _seat_in_play(self, table: Table, user_id: int, not_seated: str, not_started: str) -> int:
+        """``user_id``'s seat at ``table``, a game in play; refused in words otherwise."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(self._left_hint(table, user_id) or not_seated)
+        if table.record.status != "active" or table.state is None:
+            raise GameError(not_started)
+        return seat
+
     async def private_panel(self, game_id: int, user_id: int, *, returning: bool = True) -> Panel:
         """A seated player's own view of the table, with the moves open to them.
 
         ``returning``: the person asked for it, so a seat an AI covers is theirs again (not
         so when their open view is only being kept up to date)."""
         table = await self.fetch(game_id)
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated(
-                self._left_hint(table, user_id)
-                or "You're not playing at this table, so there is no hand to show."
-            )
-        if table.record.status != "active" or table.state is None:
-            raise GameError("The game hasn't started yet: your view appears once it does.")
+        seat = self._seat_in_play(
+            table,
+            user_id,
+            "You're not playing at this table, so there is no hand to show.",
+            "The game hasn't started yet: your view appears once it does.",
+        )
         if returning and table.seats[seat].autopilot:
             async with table.lock:
                 await self.come_back(table, seat)
@@ -358,14 +365,12 @@ class TableManager:
         table version (in the AI workers, within the AI budget); clicks that want the same
         one share it. Only ever shown to the person who asked."""
         table = await self.fetch(game_id)
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise NotSeated(
-                self._left_hint(table, user_id)
-                or "You're not playing at this table, so there is no hint for you."
-            )
-        if table.record.status != "active" or table.state is None:
-            raise GameError("The game hasn't started yet.")
+        seat = self._seat_in_play(
+            table,
+            user_id,
+            "You're not playing at this table, so there is no hint for you.",
+            "The game hasn't started yet.",
+        )
         if not coaching.hints_on(table):
             raise GameError(
                 "Hints are off at this table: the host chooses them when opening it "

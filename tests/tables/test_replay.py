@@ -15,6 +15,7 @@ from bot.games import all_games
 from bot.storage.db import Database
 from bot.storage.models import ActionRecord, SeatRecord
 from bot.tables.replay import REPLAY_ID, SAVE_EVERY, Replays, ReplayUnavailable
+from tests.support.logged_games import play_logged, save_played
 
 GAMES = all_games()
 GUILD = 5
@@ -48,23 +49,15 @@ async def store(
     )  # fmt: skip
     state = engine.new_game(engine.parse_config(options), n, seed)
     rng = random.Random(seed)
-    actions: list[ActionRecord] = []
-    while not engine.is_over(state) and (finish or len(actions) < 10):
-        seat = min(engine.to_act(state))
-        action = rng.choice(engine.legal_actions(state, seat))
-        engine.apply(state, seat, action)
-        user = 100 + seat if seat % 2 == 0 else None
-        actions.append(
-            ActionRecord(version=len(actions) + 1, seat=seat, action=action, user_id=user, at=1.0)
-        )
-    snapshot = {"state": json.loads(engine.dump_state(state)), "log": [], "history": []}
-    await db.save_progress(
-        record.id,
-        version=len(actions),
-        state_json=json.dumps(snapshot),
-        actions=actions,
-        status="finished" if finish else None,
+    actions = play_logged(
+        engine,
+        state,
+        lambda s, seat: rng.choice(engine.legal_actions(s, seat)),
+        lambda seat: 100 + seat if seat % 2 == 0 else None,
+        at=1.0,
+        moves=None if finish else 10,
     )
+    await save_played(db, record.id, engine, state, actions, finished=finish)
     return record.id, actions, state
 
 
