@@ -11,6 +11,13 @@ The SQL in ``db.py`` and ``migrations.py`` is written once, in the dialect both 
 * transactions: SQLite has one connection, one :class:`asyncio.Lock` and ``BEGIN IMMEDIATE``
   (the whole file is the write lock); PostgreSQL has a pool, one connection per transaction,
   and explicit row and advisory locks where two processes could race (see ``db.py``).
+
+A transaction is either a block (``async with backend.write() as conn``) or a function of the
+connection (``await backend.transact(body)``). The second is for the writes every move makes:
+SQLite runs the whole body on its connection's thread, one trip there and back instead of one
+per statement (each trip waits for the event loop, and for the interpreter while another
+thread draws a picture), while PostgreSQL awaits each statement as usual. Such a body may
+await only its connection.
 """
 
 from __future__ import annotations
@@ -22,10 +29,10 @@ import hashlib
 import re
 import socket
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import aiosqlite
 
@@ -45,6 +52,8 @@ BUSY_TIMEOUT_MS: Final = 2000
 
 Row = Mapping[str, Any]
 """A result row: ``sqlite3.Row`` or ``asyncpg.Record``; both index by name and position."""
+
+T = TypeVar("T")
 
 POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
 
@@ -99,6 +108,46 @@ class SqliteConn:
 
     async def lock_key(self, key: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole file's write lock."""
+
+
+class InlineConn:
+    """A :class:`Conn` used on the SQLite connection's own thread: each call is done when it
+    returns, so a body of such calls runs to its end without ever waiting."""
+
+    dialect = "sqlite"
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self.raw.execute(sql, params).rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            self.raw.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return self.raw.execute(sql, params).fetchone()  # type: ignore[no-any-return]
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self.raw.execute(sql, params).fetchall()
+
+    async def lock_key(self, key: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole file's write lock."""
+
+
+class BodyWaited(RuntimeError):
+    """A transaction body run on SQLite's thread awaited something besides its connection."""
+
+
+def run_to_end(body: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never waits (every await an :class:`InlineConn` call) to its end."""
+    try:
+        body.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    body.close()
+    raise BodyWaited("a transaction body may await only its connection")
 
 
 class SqliteBackend:
@@ -167,6 +216,27 @@ class SqliteBackend:
                 # cannot stop it; later transactions queue behind it.
                 await asyncio.shield(conn.rollback())
                 raise
+
+    async def transact(self, body: Callable[[Conn], Coroutine[Any, Any, T]]) -> T:
+        """``body(conn)`` as one transaction, run whole on the connection's thread: one trip
+        there and back. Committed if it returns, rolled back if it raises. A caller cancelled
+        meanwhile is told so at once; the transaction still ends (committed or not) first."""
+
+        def run() -> T:
+            raw = self._conn.raw._conn  # aiosqlite's sqlite3 connection, on its own thread
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                result = run_to_end(body(InlineConn(raw)))
+            except BaseException:
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+                raise
+            raw.execute("COMMIT")
+            return result
+
+        async with self._lock:
+            # aiosqlite's own way of running a function on its thread (what execute() uses)
+            return await self._conn.raw._execute(run)  # type: ignore[no-any-return]
 
     @asynccontextmanager
     async def exclusive(self) -> AsyncIterator[Conn]:
@@ -285,6 +355,11 @@ class PostgresBackend:
     async def write(self) -> AsyncIterator[Conn]:
         async with self._pool.acquire() as conn, conn.transaction():
             yield PostgresConn(conn)
+
+    async def transact(self, body: Callable[[Conn], Coroutine[Any, Any, T]]) -> T:
+        """``body(conn)`` as one transaction (each statement awaited on its connection)."""
+        async with self.write() as conn:
+            return await body(conn)
 
     @asynccontextmanager
     async def exclusive(self) -> AsyncIterator[Conn]:

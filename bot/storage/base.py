@@ -7,8 +7,9 @@ Each concern's SQL lives in its own module (``games``, ``results``, ``boards``, 
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from typing import Any, Final
+import contextlib
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
+from typing import Any, Final, TypeVar
 
 from .backends import (
     Backend,
@@ -16,7 +17,7 @@ from .backends import (
     Row,
 )
 from .errors import GameNotFound, InvalidArgument
-from .leases import Fence, LeaseStore
+from .leases import Fence, LeaseLost, LeaseStore
 from .models import (
     GameStatus,
     SeatRecord,
@@ -24,6 +25,8 @@ from .models import (
 
 _VALID_STATUSES: Final = frozenset({"lobby", "active", "finished", "cancelled"})
 _SQLITE_MAX_VARS: Final = 500  # chunk size for IN (...) lists, well under SQLite's limit
+
+T = TypeVar("T")
 
 
 def _check_status(status: str) -> GameStatus:
@@ -59,9 +62,32 @@ class Store:
         """A connection to read with (``async with``)."""
         return self._backend.read()
 
-    def _write(self) -> Any:
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[Conn]:
         """One transaction (``async with``): commit on success, roll back on any error."""
-        return self._backend.write()
+        try:
+            async with self._backend.write() as conn:
+                yield conn
+        except LeaseLost as lost:
+            self._lease_lost(lost)
+            raise
+
+    async def _transact(self, body: Callable[[Conn], Coroutine[Any, Any, T]]) -> T:
+        """``body(conn)`` as one transaction, committed if it returns. On SQLite it runs whole
+        on the connection's thread (one trip, for the writes every move makes), so it may
+        await nothing but its connection."""
+        try:
+            return await self._backend.transact(body)
+        except LeaseLost as lost:
+            self._lease_lost(lost)
+            raise
+
+    def _lease_lost(self, lost: LeaseLost) -> None:
+        """A write was refused by the fence: tell its owner now (on the event loop), not at
+        the next renewal."""
+        if self.fence is not None and self.fence.on_lost is not None:
+            with contextlib.suppress(Exception):
+                self.fence.on_lost(lost.shard_id, lost.reason)
 
     async def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of one read-only statement (for tests and maintenance tools)."""

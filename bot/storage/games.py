@@ -204,7 +204,8 @@ class GameStore(Store):
         if seats is not None:
             seats = [SeatRecord.model_validate(seat) for seat in seats]
             _check_seats(seats)
-        async with self._write() as conn:
+
+        async def body(conn: Conn) -> GameRecord | None:
             row = await self._require(conn, game_id, lock=True)
             await self._fenced(conn, row["guild_id"])
             if assignments:
@@ -214,7 +215,9 @@ class GameStore(Store):
                 )
             if seats is not None:
                 await self._replace_seats(conn, game_id, seats)
-            record = await self._load(conn, game_id)
+            return await self._load(conn, game_id)
+
+        record = await self._transact(body)
         assert record is not None
         return record
 
@@ -251,7 +254,8 @@ class GameStore(Store):
             raise InvalidArgument(
                 f"action version {action_versions[-1]} is beyond the saved version {version}"
             )
-        async with self._write() as conn:
+
+        async def body(conn: Conn) -> None:
             row = await self._require(conn, game_id, lock=True)
             await self._fenced(conn, row["guild_id"])
             if row["status"] in CLOSED_STATUSES:
@@ -291,6 +295,8 @@ class GameStore(Store):
                 raise VersionConflict(game_id, stored, version)
             if seats is not None:
                 await self._replace_seats(conn, game_id, seats)
+
+        await self._transact(body)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """The game with its seats and latest snapshot, or None."""

@@ -16,7 +16,6 @@ differently is refused while any lease of the other count is live.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
 import socket
@@ -106,7 +105,8 @@ class Fence:
     epochs: dict[int, int] = field(default_factory=dict)
     """shard id -> the epoch this process claimed it at."""
     on_lost: Callable[[int, str], None] | None = None
-    """Told at once when a write finds a shard gone, before the error reaches the caller."""
+    """Told at once (by the store, on the event loop) when a write finds a shard gone,
+    before the error reaches the caller."""
 
 
 def _process_gone(lease: Lease, me: Holder) -> bool:
@@ -313,7 +313,4 @@ class LeaseStore:
             if row is not None:
                 return
             reason = f"taken over by another process (this one held epoch {epoch})"
-        if fence.on_lost is not None:
-            with contextlib.suppress(Exception):
-                fence.on_lost(shard_id, reason)
-        raise LeaseLost(shard_id, reason)
+        raise LeaseLost(shard_id, reason)  # the store tells fence.on_lost, on the event loop

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .backends import Conn
     from .db import Database
 
 _CHUNK = 500  # ids per IN (...) list, well under SQLite's limit
@@ -49,7 +50,8 @@ class ShownPanels:
         now = time.time()
         shown = [(game_id, digest, now) for game_id, digest in digests.items() if digest]
         gone = [(game_id,) for game_id, digest in digests.items() if not digest]
-        async with self._db._write() as conn:
+
+        async def body(conn: Conn) -> None:
             if shown:
                 await conn.executemany(
                     "INSERT INTO shown_panels (game_id, digest, shown_at) VALUES (?, ?, ?)"
@@ -59,3 +61,5 @@ class ShownPanels:
                 )
             if gone:
                 await conn.executemany("DELETE FROM shown_panels WHERE game_id = ?", gone)
+
+        await self._db._transact(body)

@@ -226,27 +226,22 @@ async def test_save_progress_is_atomic_when_the_last_step_fails(
     assert await db.actions(record.id) == []
 
 
-async def test_cancelled_mid_save_rolls_back(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_cancelled_mid_transaction_rolls_back(db: Database) -> None:
     record = await new_game(db)
     gate = asyncio.Event()
 
-    async def slow(*args: object) -> None:
-        gate.set()
-        await asyncio.sleep(10)
+    async def slow() -> None:
+        async with db._write() as conn:
+            await conn.execute("UPDATE games SET version = 5 WHERE id = ?", (record.id,))
+            gate.set()
+            await asyncio.sleep(10)
 
-    monkeypatch.setattr(Database, "_replace_seats", staticmethod(slow))
-    task = asyncio.create_task(
-        db.save_progress(
-            record.id, version=1, state_json="v1", actions=[act(1)], seats=[human(0, 1)]
-        )
-    )
+    task = asyncio.create_task(slow())
     await gate.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    monkeypatch.undo()
     assert await db.load_game(record.id) == record
-    assert await db.actions(record.id) == []
 
 
 async def test_cancellation_at_any_point_is_all_or_nothing(db: Database) -> None:
