@@ -687,7 +687,8 @@ class TableManager:
     @staticmethod
     def revision(table: Table) -> int:
         """What the table message shows changes only with this (its version, status, seats)."""
-        return hash((table.record.version, table.record.status, tuple(map(repr, table.seats))))
+        seats = tuple(tuple(vars(seat).values()) for seat in table.seats)
+        return hash((table.record.version, table.record.status, seats))
 
     # --- start-up and shutdown ---------------------------------------------------------
 

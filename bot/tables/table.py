@@ -125,14 +125,13 @@ class Table:
         """The saved form of the table's play: engine state, recent events, recent movers."""
         state = state if state is not None else self.state
         assert state is not None
-        return json.dumps(
-            {
-                "state": json.loads(self.spec.engine.dump_state(state)),
-                "log": self.log if log is None else log,
-                "history": self.history if history is None else history,
-            },
-            separators=(",", ":"),
-        )
+        # The engine's JSON goes in as it is, not parsed and written again (every move is
+        # saved this way): {"state": ..., "log": [...], "history": [...]}.
+        compact = (",", ":")
+        state_json = self.spec.engine.dump_state(state)
+        log_json = json.dumps(self.log if log is None else log, separators=compact)
+        history_json = json.dumps(self.history if history is None else history, separators=compact)
+        return f'{{"state":{state_json},"log":{log_json},"history":{history_json}}}'
 
     def load_snapshot(self, text: str) -> None:
         data: dict[str, Any] = json.loads(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,21 @@ async def test_restart_restores_and_continues(db: Database) -> None:
     assert presenter.shown and presenter.shown[-1][0] == table.id
     assert presenter.shown[-1][1].version == again.record.version
     await second.close()
+
+
+async def test_a_snapshot_reads_back_as_it_was_saved(manager: TableManager) -> None:
+    """The saved form of play (the engine's JSON put in as it is, with the recent events and
+    movers) is JSON that gives back the same state, log and history."""
+    table = await _game(manager, ALICE, BOB)
+    await manager.start(table.id, ALICE)
+    await manager.act(table.id, ALICE.id, "add1", None)
+    table.log.append('Zoë said "à bientôt" ♠ \\ done')
+    text = table.snapshot_json()
+    assert set(json.loads(text)) == {"state", "log", "history"}
+    again = Table(record=table.record, spec=TOY)
+    again.load_snapshot(text)
+    assert again.state == table.state and again.state is not table.state
+    assert again.log == table.log and again.history == table.history == [(2, 0)]  # v2: Alice
 
 
 async def _saved_elsewhere(db: Database, game_id: int, action: str) -> None:
