@@ -46,6 +46,28 @@ background pictures not drawn at all (an experiment) the ratio is still 2.3-2.4x
 them in another process would not reach 2x by itself; a shorter interpreter switch interval
 while a click is answered, the AI workers at ``SCHED_IDLE`` and the drawing thread at a lower
 priority each changed nothing measurable.
+
+Later on 2026-11-27, a save made one trip to SQLite's thread instead of one per statement
+(``Store._transact``), and a move's snapshot written in one pass. Alternated with 592134a,
+``--samples 3000`` (about 45 s of clicks a phase), click p95 over ``/about`` p95:
+
+* 592134a (before): idle 2.0x, 1.9x (click p95 5.2, 4.5 ms); 4 AI tables moving 2.6x, 2.6x
+  (click p95 6.0, 6.0 ms; ``/about`` 2.3 ms).
+* 13647e1 (after): idle 1.9x, 1.9x (click p95 5.0, 4.9 ms); 4 AI tables moving 2.1x, 2.1x
+  (click p95 5.5, 5.3 ms; ``/about`` 2.5-2.6 ms).
+
+With ``--samples 1000`` the same code varies from run to run: after, with AI tables moving,
+1.9-2.4x over fifteen runs, 2.2x the median (idle 1.6-1.9x). Traced in the bot (the clicks of one run with AI
+tables moving): from the click's handler to Discord's answer p50 2.3 ms, p95 4.0 ms, of which
+the request answering the click (building it, sending, Discord's loopback handling it) is
+1.6 ms at p50 and the save 0.3 ms. Also measured and not adopted: drawing no background
+picture at all 2.0x, 2.2x; calm checked before every step of an AI move 2.2x, 2.2x, 2.3x; a
+1 ms interpreter switch interval 1.7x, 2.2x; this process's collector off while measuring
+2.2x, 2.2x. The bot's own collector: each click leaves about 2,000 objects in reference cycles
+(discord.py's views, interactions and their parts point at each other), so a young
+collection (0.33 ms) runs every fourth or fifth click, an older one (2.5 ms) every fiftieth,
+and a full one (30 ms) every 8.5 s; a young generation of 10,000 cut the collector's time to
+a quarter but moved the pauses into p99 (2.0x, 2.2x against 2.1x, 2.3x).
 """
 
 from __future__ import annotations
