@@ -23,7 +23,8 @@ collects the young generation every 700 new objects, inside whatever allocates t
 click in four or five paid for a young collection (0.3 ms) and one in fifty for an older one
 (2.5 ms), and objects of clicks still being answered were kept for the older generations.
 :func:`collect_between_clicks` turns the automatic collector off and runs the same
-collections from a task, when no click is being answered.
+collections from a task, when no click is being answered: with four AI tables moving, click
+p95 went from 4.6-4.8 ms to 3.9-4.6 ms (``bench/bench_tables.py``, see its figures).
 """
 
 from __future__ import annotations
