@@ -57,8 +57,8 @@ Later on 2026-11-27, a save made one trip to SQLite's thread instead of one per 
   (click p95 5.5, 5.3 ms; ``/about`` 2.5-2.6 ms).
 
 With ``--samples 1000`` the same code varies from run to run: after, with AI tables moving,
-1.9-2.4x over fifteen runs, 2.2x the median (idle 1.6-1.9x). Traced in the bot (the clicks of one run with AI
-tables moving): from the click's handler to Discord's answer p50 2.3 ms, p95 4.0 ms, of which
+1.9-2.4x over fifteen runs, 2.2x the median (idle 1.6-1.9x). Traced in the bot (the clicks
+of one run with AI tables moving): from the click's handler to Discord's answer p50 2.3 ms, p95 4.0 ms, of which
 the request answering the click (building it, sending, Discord's loopback handling it) is
 1.6 ms at p50 and the save 0.3 ms. Also measured and not adopted: drawing no background
 picture at all 2.0x, 2.2x; calm checked before every step of an AI move 2.2x, 2.2x, 2.3x; a
@@ -69,15 +69,15 @@ collection (0.33 ms) runs every fourth or fifth click, an older one (2.5 ms) eve
 and a full one (30 ms) every 8.5 s; a young generation of 10,000 cut the collector's time to
 a quarter but moved the pauses into p99 (2.0x, 2.2x against 2.1x, 2.3x).
 
-Then the collector was run between clicks instead (``memory.collect_between_clicks``: the
-automatic collector off, the same collections run from a task when no click is being
-answered). Alternated with ebce263 (before):
-
-* ``--samples 3000``: before, AI tables moving 2.2x, 2.2x (click p95 4.6, 4.8 ms), idle 1.7x,
-  1.8x; after, **AI tables moving 1.8x, 1.9x** (click p95 3.9, 4.6 ms; ``/about`` 2.2, 2.3
-  ms), idle 1.6x, 1.7x.
-* ``--samples 1000``: before 2.3x, 2.2x, 2.0x (click p95 5.2, 5.0, 4.7 ms); after 1.8x, 2.2x,
-  2.0x (click p95 4.1, 4.0, 4.1 ms); idle 1.7x, 1.8x, 1.6x before and 1.5x, 1.7x, 1.6x after.
+Tried last and not kept: the collector run between clicks (the automatic collector off, the
+same collections run from a task when no click is being answered). Alternated with ebce263,
+it brought the click down with AI tables moving (``--samples 3000``: 1.8x, 1.9x against 2.2x,
+2.2x, click p95 3.9-4.6 against 4.6-4.8 ms; ``--samples 1000``: 1.8x, 2.2x, 2.0x against 2.3x,
+2.2x, 2.0x), but ``bench_footprint.py`` showed the bot at 154-157 MiB with 1,000 live games
+against 140-145 MiB (both measured while the tests ran beside them): opening a thousand
+tables keeps clicks in flight, and garbage piled up between the task's collections, also
+when it did not wait for them past four times the young threshold. Collecting between
+clicks without that cost is the next thing to try.
 
 The default is 3,000 samples a phase: the p95 of 300 is the 15th slowest click, and runs of
 the same code differed by 0.5x.

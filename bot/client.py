@@ -170,9 +170,6 @@ class QuantumTableBot(commands.AutoShardedBot):
                 name="keep-replays",
             )
         self._trimmer = asyncio.create_task(memory.keep_trimmed(), name="memory-trim")
-        self._collector = asyncio.create_task(
-            memory.collect_between_clicks(self.tables.calm), name="collector"
-        )
         if self.settings.loop_report > 0 or self._ops is not None:
             self._monitor = asyncio.create_task(
                 report_stalls(
@@ -445,7 +442,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         restoring = getattr(self, "_restore_task", None)
         if restoring is not None and not restoring.done():
             restoring.cancel()
-        for name in ("_monitor", "_housekeeping", "_trimmer", "_collector"):
+        for name in ("_monitor", "_housekeeping", "_trimmer"):
             task = getattr(self, name, None)
             if task is not None:
                 task.cancel()

@@ -16,15 +16,6 @@ tables opened, a restart) the process held 30-50 MB it no longer used
 :func:`trim` hands free memory back to the system; :func:`keep_trimmed` does so every
 :data:`TRIM_EVERY` seconds.
 Elsewhere (not glibc) they do nothing.
-
-Each click leaves about 2,000 objects in reference cycles (discord.py's views, interactions
-and their parts point at each other), which only the collector frees. Left to itself it
-collects the young generation every 700 new objects, inside whatever allocates the 700th: one
-click in four or five paid for a young collection (0.3 ms) and one in fifty for an older one
-(2.5 ms), and objects of clicks still being answered were kept for the older generations.
-:func:`collect_between_clicks` turns the automatic collector off and runs the same
-collections from a task, when no click is being answered: with four AI tables moving, click
-p95 went from 4.6-4.8 ms to 3.9-4.6 ms (``bench/bench_tables.py``, see its figures).
 """
 
 from __future__ import annotations
@@ -34,7 +25,6 @@ import ctypes
 import ctypes.util
 import gc
 import logging
-from collections.abc import Awaitable, Callable
 from functools import cache
 
 log = logging.getLogger(__name__)
@@ -42,12 +32,6 @@ log = logging.getLogger(__name__)
 M_ARENA_MAX = -8  # mallopt(3)
 ARENAS = 2
 """Allocator arenas at most: threads beyond share them (drawing waits little on that)."""
-YOUNG = 700
-"""New objects (allocated less freed) that call for a young collection (Python's default)."""
-OLDER = 10
-"""Collections of one generation that call for one of the next (Python's default)."""
-COLLECT_EVERY = 0.01
-"""Seconds between two looks at the collector's counts while it is run by a task."""
 TRIM_EVERY = 2.0
 """Seconds between two hand-backs of free memory to the system (0.03 ms when there is
 nothing to hand back, about 2 ms after a burst of a thousand new tables)."""
@@ -94,24 +78,3 @@ async def keep_trimmed(every: float = TRIM_EVERY) -> None:
     while True:
         await asyncio.sleep(every)
         await asyncio.to_thread(trim)
-
-
-async def collect_between_clicks(
-    calm: Callable[[], Awaitable[None]], every: float = COLLECT_EVERY
-) -> None:
-    """Run the cycle collector from here instead of inside allocations: every ``every``
-    seconds, once :data:`YOUNG` new objects are waiting, wait for ``calm`` (no click being
-    answered, or not for long) and collect the generations Python would have: the next one up
-    after :data:`OLDER` collections of one (``gc.get_count()`` counts them). The automatic
-    collector is off meanwhile and on again when this stops."""
-    gc.disable()
-    try:
-        while True:
-            await asyncio.sleep(every)
-            young, older, oldest = gc.get_count()
-            if young < YOUNG:
-                continue
-            await calm()
-            gc.collect(2 if oldest >= OLDER else 1 if older >= OLDER else 0)
-    finally:
-        gc.enable()
