@@ -58,8 +58,8 @@ Later on 2026-11-27, a save made one trip to SQLite's thread instead of one per 
 
 With ``--samples 1000`` the same code varies from run to run: after, with AI tables moving,
 1.9-2.4x over fifteen runs, 2.2x the median (idle 1.6-1.9x). Traced in the bot (the clicks
-of one run with AI tables moving): from the click's handler to Discord's answer p50 2.3 ms, p95 4.0 ms, of which
-the request answering the click (building it, sending, Discord's loopback handling it) is
+of one run with AI tables moving): from the click's handler to Discord's answer p50 2.3 ms,
+p95 4.0 ms, of which the request answering the click (building it, sending, Discord's loopback handling it) is
 1.6 ms at p50 and the save 0.3 ms. Also measured and not adopted: drawing no background
 picture at all 2.0x, 2.2x; calm checked before every step of an AI move 2.2x, 2.2x, 2.3x; a
 1 ms interpreter switch interval 1.7x, 2.2x; this process's collector off while measuring
