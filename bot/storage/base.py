@@ -8,13 +8,14 @@ Each concern's SQL lives in its own module (``games``, ``results``, ``boards``, 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterator, Sequence
+from typing import Any, Final
 
 from .backends import (
     Backend,
     Conn,
     Row,
+    T,
 )
 from .errors import GameNotFound, InvalidArgument
 from .leases import Fence, LeaseLost, LeaseStore
@@ -25,8 +26,6 @@ from .models import (
 
 _VALID_STATUSES: Final = frozenset({"lobby", "active", "finished", "cancelled"})
 _SQLITE_MAX_VARS: Final = 500  # chunk size for IN (...) lists, well under SQLite's limit
-
-T = TypeVar("T")
 
 
 def _check_status(status: str) -> GameStatus:
@@ -65,29 +64,28 @@ class Store:
     @contextlib.asynccontextmanager
     async def _write(self) -> AsyncIterator[Conn]:
         """One transaction (``async with``): commit on success, roll back on any error."""
-        try:
+        with self._telling_lost():
             async with self._backend.write() as conn:
                 yield conn
-        except LeaseLost as lost:
-            self._lease_lost(lost)
-            raise
 
     async def _transact(self, body: Callable[[Conn], Coroutine[Any, Any, T]]) -> T:
         """``body(conn)`` as one transaction, committed if it returns. On SQLite it runs whole
         on the connection's thread (one trip, for the writes every move makes), so it may
         await nothing but its connection."""
-        try:
+        with self._telling_lost():
             return await self._backend.transact(body)
-        except LeaseLost as lost:
-            self._lease_lost(lost)
-            raise
 
-    def _lease_lost(self, lost: LeaseLost) -> None:
-        """A write was refused by the fence: tell its owner now (on the event loop), not at
-        the next renewal."""
-        if self.fence is not None and self.fence.on_lost is not None:
-            with contextlib.suppress(Exception):
-                self.fence.on_lost(lost.shard_id, lost.reason)
+    @contextlib.contextmanager
+    def _telling_lost(self) -> Iterator[None]:
+        """A write the fence refused: tell its owner now (on the event loop), not at the next
+        renewal, and let the error go on to the caller."""
+        try:
+            yield
+        except LeaseLost as lost:
+            if self.fence is not None and self.fence.on_lost is not None:
+                with contextlib.suppress(Exception):
+                    self.fence.on_lost(lost.shard_id, lost.reason)
+            raise
 
     async def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of one read-only statement (for tests and maintenance tools)."""
