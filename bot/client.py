@@ -32,7 +32,9 @@ from bot.storage.reviews import ReviewStore
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
 from bot.tables.thinking import Thinker
-from bot.ui import DiscordPresenter, TableComponent, on_modal_submit, reply_error
+from bot.ui.errors import reply_error
+from bot.ui.presenter import DiscordPresenter
+from bot.ui.router import TableComponent, on_modal_submit
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import ui
 from bot.tables.views import Control, Option, Panel
+from bot.ui import parts, router
 
 GAME, VERSION = 12, 34
 CONTROLS = [
@@ -42,32 +42,32 @@ def _plain_view() -> discord.ui.View:
     """The same controls as discord.py lays them out itself."""
     view = discord.ui.View(timeout=None)
     for control in CONTROLS:
-        view.add_item(ui._component(control, GAME, VERSION))
+        view.add_item(parts._component(control, GAME, VERSION))
     return view
 
 
 async def test_a_panel_sends_the_components_discord_py_lays_out() -> None:
-    view = ui.build_view(Panel(title="t", controls=CONTROLS), GAME, VERSION)
+    view = parts.build_view(Panel(title="t", controls=CONTROLS), GAME, VERSION)
     assert view is not None
     sent = view.to_components()
     assert sent == _plain_view().to_components()
     rows = [[c.get("custom_id") for c in row["components"]] for row in sent]
-    assert rows[0] == [ui.custom_id(GAME, VERSION, f"pick{i}") for i in range(5)]
-    assert ui.custom_id(GAME, VERSION, "roll") in rows[1]
+    assert rows[0] == [parts.custom_id(GAME, VERSION, f"pick{i}") for i in range(5)]
+    assert parts.custom_id(GAME, VERSION, "roll") in rows[1]
     select = next(c for row in sent for c in row["components"] if c["type"] == 3)
     assert [o["value"] for o in select["options"]] == ["as", "kh"]
     assert not view.is_dispatchable()  # discord.py keeps no such view: clicks go elsewhere
 
 
 async def test_no_controls_no_view() -> None:
-    assert ui.build_view(Panel(title="t"), GAME, VERSION) is None
+    assert parts.build_view(Panel(title="t"), GAME, VERSION) is None
 
 
 async def test_a_sent_panel_leaves_nothing_for_the_collector(collector_off: None) -> None:
     for _ in range(20):
-        parts = ui.edit_parts(Panel(title="t", controls=CONTROLS), GAME, kept=99)
-        assert parts["view"].to_components()
-        del parts
+        sent = parts.edit_parts(Panel(title="t", controls=CONTROLS), GAME, kept=99)
+        assert sent["view"].to_components()
+        del sent
     assert gc.collect() == 0  # everything was freed as it was dropped
 
 
@@ -97,13 +97,13 @@ async def test_the_view_discord_py_builds_around_a_click_is_unlinked_after_it(
         if len(handled) == 2:
             raise RuntimeError("a click that failed")
 
-    monkeypatch.setattr(ui, "_dispatch", dispatch)
-    cid = ui.custom_id(GAME, VERSION, "roll")
+    monkeypatch.setattr(router, "_dispatch", dispatch)
+    cid = parts.custom_id(GAME, VERSION, "roll")
     for fails in (False, True):
         view = discord.ui.View(timeout=None)
-        item = ui.TableComponent(discord.ui.Button(custom_id=cid, label="Roll"))
+        item = router.TableComponent(discord.ui.Button(custom_id=cid, label="Roll"))
         view.add_item(item)
-        view.add_item(discord.ui.Button(custom_id=ui.custom_id(GAME, VERSION, "bank")))
+        view.add_item(discord.ui.Button(custom_id=parts.custom_id(GAME, VERSION, "bank")))
         if fails:
             with pytest.raises(RuntimeError):
                 await item.callback(_Click(cid))  # type: ignore[arg-type]

@@ -55,7 +55,7 @@ class ShardPresenter:
             self.inner.private_changed(table)
 
     def remember(self, table: Table, *args: Any) -> None:
-        """Keep a person's private view up to date from now on (see ``bot.ui``)."""
+        """Keep a person's private view up to date from now on (see ``bot.ui.presenter``)."""
         remember = getattr(self.inner, "remember", None)
         if remember is not None:
             remember(table, *args)

@@ -18,7 +18,9 @@ from bot.tables import practice
 from bot.tables.confirm import kick_action
 from bot.tables.table import Table
 from bot.tables.views import CANCEL, LEAVE
-from bot.ui import ask_to_confirm, message_parts, person, send_private
+from bot.ui.context import person
+from bot.ui.parts import message_parts
+from bot.ui.router import ask_to_confirm, send_private
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot

@@ -24,7 +24,8 @@ from bot.storage.models import PastGame
 from bot.tables.replay import REPLAY_ID, Replays
 from bot.tables.review import REVIEW_ID
 from bot.text import plain_text
-from bot.ui import message_parts, reply_error
+from bot.ui.errors import reply_error
+from bot.ui.parts import message_parts
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot

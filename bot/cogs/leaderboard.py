@@ -16,7 +16,7 @@ from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError, plural
 from bot.render.leaderboard import render_leaderboard_png
 from bot.storage import PROVISIONAL_GAMES
-from bot.ui import reply_error
+from bot.ui.errors import reply_error
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot

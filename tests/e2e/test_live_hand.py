@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import ui
+from bot.ui import presenter
 from tests.e2e.conftest import World, cancel_table
 from tests.e2e.flume_play import open_hand, open_table, play_to_the_end
 
@@ -53,7 +53,7 @@ async def test_an_expired_token_gives_way_to_a_fresh_reply(
     assert table is not None
     view = await open_hand(w.fake, w.alice, message)
     shown = view.text()
-    monkeypatch.setattr(ui, "TOKEN_LIFETIME", 0.0)  # as if 15 minutes had passed
+    monkeypatch.setattr(presenter, "TOKEN_LIFETIME", 0.0)  # as if 15 minutes had passed
     before = table.record.version
     people = {w.alice.id: w.alice, w.bob.id: w.bob}
     with pytest.raises(AssertionError, match="did not finish"):
@@ -61,7 +61,7 @@ async def test_an_expired_token_gives_way_to_a_fresh_reply(
     await w.fake.wait_idle()
     assert table.record.version > before
     assert view.refresh().text() == shown  # no edit through a token Discord no longer takes
-    monkeypatch.setattr(ui, "TOKEN_LIFETIME", 14 * 60.0)
+    monkeypatch.setattr(presenter, "TOKEN_LIFETIME", 14 * 60.0)
     fresh = await open_hand(w.fake, w.alice, message)  # the next click opens a fresh one
     assert fresh.id != view.id
     assert len([m for m in private_replies(w, room, w.alice) if m.id == view.id]) == 1
