@@ -258,7 +258,7 @@ async def _dispatch(interaction: discord.Interaction, cid: str, value: str | Non
         await reply_error(interaction, error)
 
 
-# --- text prompts (modals) ----------------------------------------------------------------
+# --- modal submits -----------------------------------------------------------------------
 
 
 async def on_modal_submit(interaction: discord.Interaction) -> None:
