@@ -10,8 +10,11 @@ from typing import Any
 import discord
 import pytest
 
+from bot.cogs.history import HistoryControl, ReplayControl, ReviewControl
+from bot.cogs.leaderboard import PageButton
 from bot.tables.views import Control, Option, Panel
 from bot.ui import parts, router
+from bot.ui.controls import Routed
 
 GAME, VERSION = 12, 34
 CONTROLS = [
@@ -113,3 +116,38 @@ async def test_the_view_discord_py_builds_around_a_click_is_unlinked_after_it(
         del view, item
         assert gc.collect() == 0
     assert handled == [cid, cid]
+
+
+@pytest.mark.parametrize(
+    ("control", "cid"),
+    [
+        (router.TableComponent, parts.custom_id(GAME, VERSION, "roll")),
+        (ReplayControl, f"qr:{GAME}:hands"),
+        (ReviewControl, f"qv:{GAME}"),
+        (HistoryControl, "qh:0:all:2:next"),
+        (PageButton, "lb:flume:2:next"),
+    ],
+)
+async def test_every_routed_control_unlinks_the_view_around_it(
+    control: type[Routed[Any]], cid: str, monkeypatch: pytest.MonkeyPatch, collector_off: None
+) -> None:
+    """Replays, reviews, history and leaderboard pages share the table's mechanism: what
+    discord.py builds around a click on them is freed as soon as the click is handled."""
+    clicked: list[object] = []
+
+    async def handle(self: Routed[Any], interaction: Any) -> None:
+        clicked.append(interaction)
+
+    monkeypatch.setattr(control, "handle", handle)
+    view = discord.ui.View(timeout=None)
+    match = control.__discord_ui_compiled_template__.fullmatch(cid)
+    assert match is not None
+    click = _Click(cid)
+    item = await control.from_custom_id(click, discord.ui.Button(custom_id=cid), match)  # type: ignore[arg-type]
+    view.add_item(item)
+    view.add_item(discord.ui.Button(custom_id="other"))
+    await item.callback(click)  # type: ignore[arg-type]
+    assert clicked == [click]
+    assert item.view is None and view.children == []
+    del view, item
+    assert gc.collect() == 0

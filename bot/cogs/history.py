@@ -24,8 +24,9 @@ from bot.storage.models import PastGame
 from bot.tables.replay import REPLAY_ID, Replays
 from bot.tables.review import REVIEW_ID
 from bot.text import plain_text
+from bot.ui.controls import Routed
 from bot.ui.errors import reply_error
-from bot.ui.parts import message_parts
+from bot.ui.parts import LaidOut, message_parts
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -139,7 +140,7 @@ async def history_parts(
                 row=1,
             )
             view.add_item(HistoryControl(button))
-    return {"embed": embed, "view": view}
+    return {"embed": embed, "view": LaidOut(view)}
 
 
 async def open_replay(
@@ -161,19 +162,10 @@ async def open_replay(
             await answers.send(interaction, ephemeral=True, **message_parts(panel, game_id))
 
 
-class ReplayControl(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_ID):
+class ReplayControl(Routed[discord.ui.Button[Any]], template=REPLAY_ID):
     """Show hands and Replay on a finished table, and the buttons of a replay."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> ReplayControl:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         match = REPLAY_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
         if match is None:
             return
@@ -185,19 +177,10 @@ class ReplayControl(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REP
             await reply_error(interaction, error)
 
 
-class ReviewControl(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_ID):
+class ReviewControl(Routed[discord.ui.Button[Any]], template=REVIEW_ID):
     """Review on a finished table: the person's own review, in a reply only they see."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> ReviewControl:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         match = REVIEW_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
         if match is None:
             return
@@ -212,19 +195,10 @@ class ReviewControl(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REV
             await reply_error(interaction, error)
 
 
-class HistoryControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=HISTORY_ID):
+class HistoryControl(Routed[discord.ui.Item[Any]], template=HISTORY_ID):
     """The menu and page buttons of a /history message."""
 
-    def __init__(self, item: discord.ui.Item[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HistoryControl:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}
         match = HISTORY_ID.fullmatch(str(data.get("custom_id", "")))
         if match is None or interaction.guild_id is None:

@@ -16,7 +16,9 @@ from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError, plural
 from bot.render.leaderboard import render_leaderboard_png
 from bot.storage import PROVISIONAL_GAMES
+from bot.ui.controls import Routed
 from bot.ui.errors import reply_error
+from bot.ui.parts import LaidOut
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
@@ -88,22 +90,17 @@ async def leaderboard_parts(
             disabled=(direction == "prev" and page <= 1) or (direction == "next" and page >= pages),
         )
         view.add_item(PageButton(button))
-    return {"embed": embed, "file": discord.File(io.BytesIO(png), "leaderboard.png"), "view": view}
+    return {
+        "embed": embed,
+        "file": discord.File(io.BytesIO(png), "leaderboard.png"),
+        "view": LaidOut(view),
+    }
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
+class PageButton(Routed[discord.ui.Button[Any]], template=PAGE_ID):
     """Previous/next on a leaderboard message; the page lives in the custom_id."""
 
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> PageButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         match = PAGE_ID.fullmatch(self.item.custom_id or "")
         if match is None or interaction.guild_id is None:
             return

@@ -5,7 +5,6 @@ version it was shown at, and is answered (see :mod:`bot.answers`)."""
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 import discord
@@ -34,6 +33,7 @@ from bot.tables.views import (
 )
 from bot.text import check_typed
 from bot.ui.context import is_manager, person, tables_of
+from bot.ui.controls import Routed
 from bot.ui.errors import reply_error
 from bot.ui.modals import modal_spec, open_modal, type_again, typed_text
 from bot.ui.parts import (
@@ -218,7 +218,7 @@ async def do_confirmed(interaction: discord.Interaction, table: Table, action: s
     await manager.refresh(table)
 
 
-class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
+class TableComponent(Routed[discord.ui.Item[Any]], template=CUSTOM_ID):
     """Any button or select menu on any table message, before or after a restart.
 
     One class serves both kinds: discord.py keeps one dynamic item per custom_id pattern, so
@@ -226,25 +226,10 @@ class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUST
     action; a button's action is in its custom_id.
     """
 
-    def __init__(self, item: discord.ui.Item[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TableComponent:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         cid = str((interaction.data or {}).get("custom_id") or "")
-        try:
-            await _dispatch(interaction, cid, values[0] if values else None)
-        finally:
-            # discord.py built a view of the clicked message's components around this item
-            # (they refer to each other); unlinked here, it is freed without the collector.
-            if self.view is not None:
-                self.view.clear_items()
+        await _dispatch(interaction, cid, values[0] if values else None)
 
 
 async def _dispatch(interaction: discord.Interaction, cid: str, value: str | None) -> None:
