@@ -213,6 +213,13 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
     def dump_state(self, state: StateT) -> str:
         return state.model_dump_json()
 
+    def copy_state(self, state: StateT) -> StateT:
+        """An independent copy of ``state`` (to try a move on): the state as it is saved and
+        loaded, which pydantic's compiled core makes in a third of a deep copy's time. A
+        state is all data that survives its JSON (restoring a game after a restart relies
+        on that too)."""
+        return self.load_state(self.dump_state(state))
+
     def check_player_count(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:
             raise ConfigError(

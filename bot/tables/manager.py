@@ -439,7 +439,7 @@ class TableManager:
             # for them, an AI's, or a lone "Play on" with nothing to decide)
             before = engine.observe(table.state, seat)
             lesson = practice.lesson_at(table, before, engine.legal_actions(table.state, seat))
-        trial = table.state.model_copy(deep=True)
+        trial = engine.copy_state(table.state)
         events = engine.apply(trial, seat, action)
         version = table.record.version + 1
         lines, history = table.with_move(version, seat, [e.render(table.names) for e in events])
