@@ -6,9 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
-import re
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +30,7 @@ from bot.storage.reviews import ReviewStore
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
 from bot.tables.thinking import Thinker
+from bot.ui.controls import Controls
 from bot.ui.errors import reply_error
 from bot.ui.presenter import DiscordPresenter
 from bot.ui.router import TableComponent, on_modal_submit
@@ -117,7 +116,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         self._connected = asyncio.Event()
         """Set once every shard of this process has its gateway session."""
         self._ops: ops.OpsServer | None = None
-        self._controls: list[re.Pattern[str]] = []  # custom_ids that some handler takes
+        self.controls = Controls()
+        """Buttons and menus routed by custom_id (the table's, replays', leaderboards'...)."""
         self.db: Database
         self.tables: TableManager
         self.keeper: LeaseKeeper | None = None
@@ -155,7 +155,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         # AI decisions run in worker processes, started (and warmed) while we connect.
         await self.tables.thinker.start()
         self.tree.on_error = self.on_app_command_error
-        self.add_dynamic_items(TableComponent)
+        self.controls.add(TableComponent)
+        self.add_listener(self.controls.dispatch, "on_interaction")  # clicks, by custom_id
         self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
         self.add_listener(self._watch, "on_interaction")  # every interaction is answered
         for extension in EXTENSIONS:
@@ -374,20 +375,12 @@ class QuantumTableBot(commands.AutoShardedBot):
         if self.application_id and self.log_invite:
             log.info("Invite me with: %s", invite_url(self.application_id))
 
-    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
-        super().add_dynamic_items(*items)
-        self._controls.extend(item.__discord_ui_compiled_template__ for item in items)
-
     def handles_control(self, interaction: discord.Interaction) -> bool:
         """Whether a click or form submit reaches a handler here: its custom_id is one that
-        some handler takes and, for a click, the message it came from carries it (discord.py
-        calls no handler for a control the message does not have)."""
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if not any(pattern.fullmatch(custom_id) for pattern in self._controls):
-            return False
-        if interaction.type is discord.InteractionType.component and interaction.message:
-            return custom_id in _custom_ids(interaction.message.components)
-        return True
+        some handler takes and, for a click, the message it came from carries it."""
+        if interaction.type is discord.InteractionType.component:
+            return self.controls.route(interaction) is not None
+        return self.controls.takes(str((interaction.data or {}).get("custom_id", ""))) is not None
 
     async def _watch(self, interaction: discord.Interaction) -> None:
         await watch_interaction(interaction, handled=self.handles_control)
@@ -476,14 +469,3 @@ class _ClosingShardFilter(logging.Filter):
                 None,
             )
         return True
-
-
-def _custom_ids(components: Sequence[Any]) -> set[str]:
-    """Every custom_id in a message's components, rows and containers included."""
-    found: set[str] = set()
-    for component in components:
-        custom_id = getattr(component, "custom_id", None)
-        if custom_id:
-            found.add(custom_id)
-        found |= _custom_ids(getattr(component, "children", None) or [])
-    return found

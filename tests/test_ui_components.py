@@ -1,5 +1,6 @@
-"""A table message's buttons and menus: what they send, and that they leave no garbage for
-the cycle collector (each click used to leave two views in reference cycles)."""
+"""A table message's buttons and menus: what they send, that they leave no garbage for the
+cycle collector (each click used to leave two views in reference cycles), and how a click
+finds its control."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bot.cogs.history import HistoryControl, ReplayControl, ReviewControl
 from bot.cogs.leaderboard import PageButton
 from bot.tables.views import Control, Option, Panel
 from bot.ui import parts, router
-from bot.ui.controls import Routed
+from bot.ui.controls import Controls, Routed
 
 GAME, VERSION = 12, 34
 CONTROLS = [
@@ -41,11 +42,12 @@ def collector_off() -> Iterator[None]:
         gc.enable()
 
 
-def _plain_view() -> discord.ui.View:
+def _plain_view(controls: list[Control] = CONTROLS) -> discord.ui.View:
     """The same controls as discord.py lays them out itself."""
     view = discord.ui.View(timeout=None)
-    for control in CONTROLS:
-        view.add_item(parts._component(control, GAME, VERSION))
+    for control in controls:
+        cid = control.custom_id or parts.custom_id(GAME, VERSION, control.action)
+        view.add_item(parts._component(control, cid))
     return view
 
 
@@ -60,6 +62,64 @@ async def test_a_panel_sends_the_components_discord_py_lays_out() -> None:
     select = next(c for row in sent for c in row["components"] if c["type"] == 3)
     assert [o["value"] for o in select["options"]] == ["as", "kh"]
     assert not view.is_dispatchable()  # discord.py keeps no such view: clicks go elsewhere
+
+
+@pytest.mark.parametrize(
+    "controls",
+    [
+        # rows asked for after rows left to the layout, and the other way round
+        [Control(action="a", label="A"), Control(action="b", label="B", row=0)],
+        [Control(action=f"x{i}", label="x", row=2) for i in range(5)]
+        + [Control(action=f"y{i}", label="y") for i in range(7)],
+        [
+            Control(action="m", label="Menu", options=(Option(label="o", value="o"),)),
+            Control(action="c", label="C", emoji="<:quantum:123456789012345678>"),
+            Control(action="d", label="D", row=4, style="danger", custom_id="qr:5:hands"),
+            Control(
+                action="n",
+                label="Other menu",
+                row=3,
+                options=(Option(label="p", value="p", description="why", emoji="🂡"),),
+            ),
+        ],
+    ],
+)
+async def test_controls_land_in_the_rows_discord_py_gives_them(controls: list[Control]) -> None:
+    view = parts.build_view(Panel(title="t", controls=controls), GAME, VERSION)
+    assert view is not None
+    assert view.to_components() == _plain_view(controls).to_components()
+
+
+async def test_a_custom_id_is_the_messages_own_though_the_control_was_seen_before() -> None:
+    panel = Panel(title="t", controls=CONTROLS)
+    first, later = (parts.build_view(panel, GAME, v) for v in (1, 2))
+    assert first is not None and later is not None
+    ids = [
+        [c["custom_id"] for row in v.to_components() for c in row["components"]]
+        for v in (first, later)
+    ]
+    assert ids[0] == [parts.custom_id(GAME, 1, c.action) for c in CONTROLS]
+    assert ids[1] == [parts.custom_id(GAME, 2, c.action) for c in CONTROLS]
+
+
+@pytest.mark.parametrize(
+    "controls",
+    [
+        [Control(action=f"b{i}", label="b") for i in range(26)],
+        [Control(action=f"b{i}", label="b", row=1) for i in range(6)],
+        [
+            Control(action="b", label="b", row=0),
+            Control(action="m", label="m", row=0, options=(Option(label="o", value="o"),)),
+        ],
+    ],
+)
+async def test_controls_that_do_not_fit_are_refused_as_discord_py_refuses_them(
+    controls: list[Control],
+) -> None:
+    with pytest.raises(ValueError):
+        _plain_view(controls)
+    with pytest.raises(ValueError):
+        parts.build_view(Panel(title="t", controls=controls), GAME, VERSION)
 
 
 async def test_no_controls_no_view() -> None:
@@ -81,73 +141,78 @@ async def test_a_plain_view_would_have_left_garbage(collector_off: None) -> None
     assert gc.collect() > 20 * len(CONTROLS)
 
 
+class _Message:
+    def __init__(self, custom_ids: list[str]) -> None:
+        row = discord.ActionRow._raw_construct(  # what discord.py reads of a clicked message
+            children=[discord.Button._raw_construct(custom_id=c) for c in custom_ids]
+        )
+        self.components = [row]
+
+
 class _Click:
-    """What TableComponent.callback reads of an interaction."""
+    """What routing reads of an interaction."""
 
-    def __init__(self, custom_id: str) -> None:
+    def __init__(self, custom_id: str, carried: list[str] | None = None, kind: Any = None) -> None:
+        self.type = kind or discord.InteractionType.component
         self.data: dict[str, Any] = {"custom_id": custom_id}
+        self.message = _Message([custom_id] if carried is None else carried)
 
 
-async def test_the_view_discord_py_builds_around_a_click_is_unlinked_after_it(
-    monkeypatch: pytest.MonkeyPatch, collector_off: None
+ROUTED = [
+    (router.TableComponent, parts.custom_id(GAME, VERSION, "roll")),
+    (ReplayControl, f"qr:{GAME}:hands"),
+    (ReviewControl, f"qv:{GAME}"),
+    (HistoryControl, "qh:0:all:2:next"),
+    (PageButton, "lb:flume:2:next"),
+]
+
+
+def _controls() -> Controls:
+    controls = Controls()
+    controls.add(*(control for control, _cid in ROUTED))
+    return controls
+
+
+@pytest.mark.parametrize(("control", "cid"), ROUTED)
+async def test_a_click_reaches_its_control_and_leaves_nothing_behind(
+    control: type[Routed], cid: str, monkeypatch: pytest.MonkeyPatch, collector_off: None
 ) -> None:
-    """discord.py builds a view of the clicked message around the table's item; once the
-    click is handled (or failed) nothing in it refers back, so it is freed at once."""
-    handled: list[str] = []
+    """Tables, replays, reviews, history and leaderboard pages: each click is handed to its
+    control by custom_id, and nothing built for it is left for the cycle collector."""
+    clicked: list[tuple[type[Routed], object]] = []
 
-    async def dispatch(interaction: Any, cid: str, value: str | None) -> None:
-        handled.append(cid)
-        if len(handled) == 2:
-            raise RuntimeError("a click that failed")
+    async def handle(self: Routed, interaction: Any) -> None:
+        clicked.append((type(self), interaction))
 
-    monkeypatch.setattr(router, "_dispatch", dispatch)
-    cid = parts.custom_id(GAME, VERSION, "roll")
-    for fails in (False, True):
-        view = discord.ui.View(timeout=None)
-        item = router.TableComponent(discord.ui.Button(custom_id=cid, label="Roll"))
-        view.add_item(item)
-        view.add_item(discord.ui.Button(custom_id=parts.custom_id(GAME, VERSION, "bank")))
-        if fails:
-            with pytest.raises(RuntimeError):
-                await item.callback(_Click(cid))  # type: ignore[arg-type]
-        else:
-            await item.callback(_Click(cid))  # type: ignore[arg-type]
-        assert item.view is None and view.children == []
-        del view, item
-        assert gc.collect() == 0
-    assert handled == [cid, cid]
+    for each, _cid in ROUTED:
+        monkeypatch.setattr(each, "handle", handle)
+    controls = _controls()
+    click = _Click(cid, carried=[cid, "other"])
+    await controls.dispatch(click)  # type: ignore[arg-type]
+    assert clicked == [(control, click)]
+    del clicked[:], click
+    assert gc.collect() == 0
 
 
-@pytest.mark.parametrize(
-    ("control", "cid"),
-    [
-        (router.TableComponent, parts.custom_id(GAME, VERSION, "roll")),
-        (ReplayControl, f"qr:{GAME}:hands"),
-        (ReviewControl, f"qv:{GAME}"),
-        (HistoryControl, "qh:0:all:2:next"),
-        (PageButton, "lb:flume:2:next"),
-    ],
-)
-async def test_every_routed_control_unlinks_the_view_around_it(
-    control: type[Routed[Any]], cid: str, monkeypatch: pytest.MonkeyPatch, collector_off: None
+async def test_a_custom_id_the_message_does_not_carry_reaches_nothing(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Replays, reviews, history and leaderboard pages share the table's mechanism: what
-    discord.py builds around a click on them is freed as soon as the click is handled."""
+    """As with discord.py's own items: a client cannot click what the message does not
+    show (a made-up custom_id, or one from another message), nor a form be taken for a click."""
     clicked: list[object] = []
 
-    async def handle(self: Routed[Any], interaction: Any) -> None:
+    async def handle(self: Routed, interaction: Any) -> None:
         clicked.append(interaction)
 
-    monkeypatch.setattr(control, "handle", handle)
-    view = discord.ui.View(timeout=None)
-    match = control.__discord_ui_compiled_template__.fullmatch(cid)
-    assert match is not None
-    click = _Click(cid)
-    item = await control.from_custom_id(click, discord.ui.Button(custom_id=cid), match)  # type: ignore[arg-type]
-    view.add_item(item)
-    view.add_item(discord.ui.Button(custom_id="other"))
-    await item.callback(click)  # type: ignore[arg-type]
-    assert clicked == [click]
-    assert item.view is None and view.children == []
-    del view, item
-    assert gc.collect() == 0
+    monkeypatch.setattr(router.TableComponent, "handle", handle)
+    controls = _controls()
+    roll, bank = (parts.custom_id(GAME, VERSION, a) for a in ("roll", "bank"))
+    for click in (
+        _Click(roll, carried=[bank]),
+        _Click("qt:not-a-table", carried=["qt:not-a-table"]),
+        _Click(roll, kind=discord.InteractionType.modal_submit),
+    ):
+        assert controls.route(click) is None  # type: ignore[arg-type]
+        await controls.dispatch(click)  # type: ignore[arg-type]
+    assert clicked == []
+    assert controls.route(_Click(roll, carried=[bank, roll])) is router.TableComponent  # type: ignore[arg-type]

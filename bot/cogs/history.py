@@ -130,7 +130,7 @@ async def history_parts(
             options=[_option(bot, g) for g in games],
             row=0,
         )
-        view.add_item(HistoryControl(menu))
+        view.add_item(menu)
     if pages > 1:
         for target, label, tag in ((page - 1, "◀ Newer", "prev"), (page + 1, "Older ▶", "next")):
             button: discord.ui.Button[Any] = discord.ui.Button(
@@ -139,7 +139,7 @@ async def history_parts(
                 disabled=not 1 <= target <= pages,
                 row=1,
             )
-            view.add_item(HistoryControl(button))
+            view.add_item(button)
     return {"embed": embed, "view": LaidOut(view)}
 
 
@@ -162,7 +162,7 @@ async def open_replay(
             await answers.send(interaction, ephemeral=True, **message_parts(panel, game_id))
 
 
-class ReplayControl(Routed[discord.ui.Button[Any]], template=REPLAY_ID):
+class ReplayControl(Routed, template=REPLAY_ID):
     """Show hands and Replay on a finished table, and the buttons of a replay."""
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -177,7 +177,7 @@ class ReplayControl(Routed[discord.ui.Button[Any]], template=REPLAY_ID):
             await reply_error(interaction, error)
 
 
-class ReviewControl(Routed[discord.ui.Button[Any]], template=REVIEW_ID):
+class ReviewControl(Routed, template=REVIEW_ID):
     """Review on a finished table: the person's own review, in a reply only they see."""
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -195,7 +195,7 @@ class ReviewControl(Routed[discord.ui.Button[Any]], template=REVIEW_ID):
             await reply_error(interaction, error)
 
 
-class HistoryControl(Routed[discord.ui.Item[Any]], template=HISTORY_ID):
+class HistoryControl(Routed, template=HISTORY_ID):
     """The menu and page buttons of a /history message."""
 
     async def handle(self, interaction: discord.Interaction) -> None:
@@ -254,5 +254,5 @@ class History(commands.Cog):
 
 
 async def setup(bot: QuantumTableBot) -> None:
-    bot.add_dynamic_items(ReplayControl, ReviewControl, HistoryControl)
+    bot.controls.add(ReplayControl, ReviewControl, HistoryControl)
     await bot.add_cog(History(bot))

@@ -89,7 +89,7 @@ async def leaderboard_parts(
             custom_id=f"lb:{game}:{page}:{direction}",
             disabled=(direction == "prev" and page <= 1) or (direction == "next" and page >= pages),
         )
-        view.add_item(PageButton(button))
+        view.add_item(button)
     return {
         "embed": embed,
         "file": discord.File(io.BytesIO(png), "leaderboard.png"),
@@ -97,11 +97,11 @@ async def leaderboard_parts(
     }
 
 
-class PageButton(Routed[discord.ui.Button[Any]], template=PAGE_ID):
+class PageButton(Routed, template=PAGE_ID):
     """Previous/next on a leaderboard message; the page lives in the custom_id."""
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        match = PAGE_ID.fullmatch(self.item.custom_id or "")
+        match = PAGE_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
         if match is None or interaction.guild_id is None:
             return
         page = int(match["page"]) + (1 if match["dir"] == "next" else -1)
@@ -134,5 +134,5 @@ class Leaderboard(commands.Cog):
 
 
 async def setup(bot: QuantumTableBot) -> None:
-    bot.add_dynamic_items(PageButton)
+    bot.controls.add(PageButton)
     await bot.add_cog(Leaderboard(bot))

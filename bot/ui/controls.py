@@ -1,40 +1,77 @@
 """Buttons and menus routed by the pattern of their custom_id, on any message, before or
-after a restart (discord.py's dynamic items): the table's, a replay's, a leaderboard's."""
+after a restart: the table's, a replay's, a review's, a history's, a leaderboard's.
+
+A click is routed here straight from the interaction (a listener of ``on_interaction``), as
+discord.py's dynamic items would route it, but without what they build first: a view of the
+clicked message's every component, made into items, for each click. Only a control the
+clicked message carries is routed (as with discord.py's items: a custom_id made up by the
+client reaches nothing).
+"""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Generic, Self, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
 import discord
-
-ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
 NEVER = re.compile(r"(?!)")
 """This base class routes nothing itself: each control gives its own pattern."""
 
 
-class Routed(discord.ui.DynamicItem[ItemT], Generic[ItemT], template=NEVER):
+class Routed:
     """A control found by its custom_id's pattern (``template=`` of the subclass), handled by
-    :meth:`handle`.
+    :meth:`handle`; one instance per click."""
 
-    discord.py builds a view of the clicked message's components around the control (each
-    item refers to the view, the view to its items); it is unlinked once the click is handled
-    or failed, so it is freed at once instead of by the cycle collector.
-    """
+    template: ClassVar[re.Pattern[str]] = NEVER
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ItemT, match: re.Match[str], /
-    ) -> Self:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.handle(interaction)
-        finally:
-            if self.view is not None:
-                self.view.clear_items()
+    def __init_subclass__(cls, *, template: re.Pattern[str] | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if template is not None:
+            cls.template = template
 
     async def handle(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
+
+
+class Controls:
+    """Which :class:`Routed` control a click is for, and handing it the click."""
+
+    def __init__(self) -> None:
+        self._routes: list[type[Routed]] = []
+
+    def add(self, *controls: type[Routed]) -> None:
+        self._routes.extend(controls)
+
+    def takes(self, custom_id: str) -> type[Routed] | None:
+        """The control whose pattern the custom_id has, if any."""
+        return next((c for c in self._routes if c.template.fullmatch(custom_id)), None)
+
+    def route(self, interaction: discord.Interaction) -> type[Routed] | None:
+        """The control a click (not a form) is for: one the clicked message carries."""
+        if interaction.type is not discord.InteractionType.component:
+            return None
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        control = self.takes(custom_id)
+        message = interaction.message
+        if control is None or message is None or custom_id not in custom_ids(message.components):
+            return None
+        return control
+
+    async def dispatch(self, interaction: discord.Interaction) -> None:
+        """``on_interaction``: hand a click to its control."""
+        control = self.route(interaction)
+        if control is not None:
+            await control().handle(interaction)
+
+
+def custom_ids(components: Sequence[Any] | Iterable[Any]) -> set[str]:
+    """Every custom_id in a message's components, rows and containers included."""
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        found |= custom_ids(getattr(component, "children", None) or [])
+    return found

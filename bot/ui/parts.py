@@ -2,12 +2,13 @@
 picture, buttons and menus), and which attachment of a table message already shows a picture.
 
 Every control's custom_id is ``qt:<game id>:<version>:<action>`` (:func:`custom_id`), so one
-dynamic item routes clicks on any table message, including messages sent before a restart
-(:mod:`bot.ui.router`).
+route takes clicks on any table message, including messages sent before a restart
+(:mod:`bot.ui.router`, :mod:`bot.ui.controls`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass
@@ -32,35 +33,72 @@ def custom_id(game_id: int, version: int, action: str) -> str:
     return f"qt:{game_id}:{version}:{action}"
 
 
-class LaidOut(discord.ui.View):
-    """A message's buttons and menus, laid out once by discord.py (its items, its rows) and
-    kept as the components it sends. It holds no item: clicks on them reach the table through
-    :class:`bot.ui.router.TableComponent`, not through this view, so discord.py never keeps it, and nothing
-    refers back to it once the message is sent (a view of items is a reference cycle, freed
-    only by the cycle collector: a table click used to leave two, each of some forty objects,
-    which made the collector pause one click in five)."""
+ROW_WIDTH, ROWS = 5, 5
+"""Discord's grid: five rows, each five buttons wide; a select menu takes a whole row."""
 
-    def __init__(self, view: discord.ui.View) -> None:
+
+class LaidOut(discord.ui.View):
+    """A message's buttons and menus as the components it sends, laid out in rows the way
+    discord.py lays out its items. It holds no item: clicks on them reach their handler by
+    custom_id (:mod:`bot.ui.controls`), not through this view, so discord.py never keeps it,
+    and nothing refers back to it once the message is sent (a view of items is a reference
+    cycle, freed only by the cycle collector)."""
+
+    def __init__(self, view: discord.ui.View | list[dict[str, Any]]) -> None:
         super().__init__(timeout=None)
-        self._components = view.to_components()
-        view.clear_items()  # (unlinks the items from the view: no cycle left behind)
+        if isinstance(view, discord.ui.View):
+            self._components = view.to_components()
+            view.clear_items()  # (unlinks the items from the view: no cycle left behind)
+        else:
+            self._components = view
 
     def to_components(self) -> list[dict[str, Any]]:
         return self._components
 
 
 def build_view(panel: Panel, game_id: int, version: int) -> discord.ui.View | None:
+    """The panel's controls laid out in rows: each control's component is made by
+    discord.py once (:func:`_component_dict`, kept by the control), and only its custom_id,
+    which carries the table's version, is new for each message."""
     if not panel.controls:
         return None
-    view = discord.ui.View(timeout=None)
-    for control in panel.controls:
-        view.add_item(_component(control, game_id, version))
-    return LaidOut(view)
+    rows: list[list[dict[str, Any]]] = [[] for _ in range(ROWS)]
+    for control, row in zip(panel.controls, _rows(panel.controls), strict=True):
+        cid = control.custom_id or custom_id(game_id, version, control.action)
+        rows[row].append({**_component_dict(control), "custom_id": cid})
+    return LaidOut([{"type": 1, "components": row} for row in rows if row])
 
 
-def _component(control: Control, game_id: int, version: int) -> discord.ui.Item[Any]:
-    """discord.py's item for a control (only laid out and rendered: never listened to)."""
-    cid = control.custom_id or custom_id(game_id, version, control.action)
+def _rows(controls: list[Control]) -> list[int]:
+    """The row of each control, as discord.py places items added in order: where the
+    control asks, else the first row with room for it."""
+    if len(controls) > ROWS * ROW_WIDTH:
+        raise ValueError(f"{len(controls)} controls: a message holds at most 25")
+    used = [0] * ROWS
+    placed = []
+    for control in controls:
+        width = ROW_WIDTH if control.is_select else 1
+        row = control.row
+        if row is None:
+            row = next((i for i, w in enumerate(used) if w + width <= ROW_WIDTH), None)
+            if row is None:
+                raise ValueError(f"no room left for {control.label!r}")
+        elif used[row] + width > ROW_WIDTH:
+            raise ValueError(f"{control.label!r} does not fit in row {row}")
+        used[row] += width
+        placed.append(row)
+    return placed
+
+
+@functools.lru_cache(maxsize=4096)
+def _component_dict(control: Control) -> dict[str, Any]:
+    """The control's component as discord.py writes it (its custom_id set per message).
+    Tables show the same few controls again and again: made once, not at every click."""
+    return _component(control, "").to_component_dict()  # type: ignore[no-any-return]
+
+
+def _component(control: Control, cid: str) -> discord.ui.Item[Any]:
+    """discord.py's item for a control (only rendered: never listened to)."""
     if control.is_select:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=cid,

@@ -218,11 +218,10 @@ async def do_confirmed(interaction: discord.Interaction, table: Table, action: s
     await manager.refresh(table)
 
 
-class TableComponent(Routed[discord.ui.Item[Any]], template=CUSTOM_ID):
+class TableComponent(Routed, template=CUSTOM_ID):
     """Any button or select menu on any table message, before or after a restart.
 
-    One class serves both kinds: discord.py keeps one dynamic item per custom_id pattern, so
-    two classes sharing the pattern would replace each other. A select's chosen value is the
+    One class serves both kinds (one pattern, one route). A select's chosen value is the
     action; a button's action is in its custom_id.
     """
 
