@@ -57,15 +57,18 @@ class LaidOut(discord.ui.View):
 
 
 def build_view(panel: Panel, game_id: int, version: int) -> discord.ui.View | None:
-    """The panel's controls laid out in rows: each control's component is made by
-    discord.py once (:func:`_component_dict`, kept by the control), and only its custom_id,
-    which carries the table's version, is new for each message."""
+    """The panel's controls laid out in rows. A button's component is made by discord.py
+    once and kept (:func:`_button_dict`): only its custom_id, which carries the table's
+    version, is new for each message."""
     if not panel.controls:
         return None
     rows: list[list[dict[str, Any]]] = [[] for _ in range(ROWS)]
     for control, row in zip(panel.controls, _rows(panel.controls), strict=True):
         cid = control.custom_id or custom_id(game_id, version, control.action)
-        rows[row].append({**_component_dict(control), "custom_id": cid})
+        if control.is_select:  # (a hand's cards: seldom the same twice, not worth keeping)
+            rows[row].append(_component(control, cid).to_component_dict())
+        else:
+            rows[row].append({**_button_dict(control), "custom_id": cid})
     return LaidOut([{"type": 1, "components": row} for row in rows if row])
 
 
@@ -90,10 +93,11 @@ def _rows(controls: list[Control]) -> list[int]:
     return placed
 
 
-@functools.lru_cache(maxsize=4096)
-def _component_dict(control: Control) -> dict[str, Any]:
-    """The control's component as discord.py writes it (its custom_id set per message).
-    Tables show the same few controls again and again: made once, not at every click."""
+@functools.lru_cache(maxsize=2048)
+def _button_dict(control: Control) -> dict[str, Any]:
+    """The button's component as discord.py writes it, its custom_id set per message.
+    Tables show the same few buttons again and again: made once, not at every click
+    (at most 2,048 kept, under a kilobyte each)."""
     return _component(control, "").to_component_dict()  # type: ignore[no-any-return]
 
 
