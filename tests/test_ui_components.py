@@ -143,10 +143,9 @@ async def test_a_plain_view_would_have_left_garbage(collector_off: None) -> None
 
 class _Message:
     def __init__(self, custom_ids: list[str]) -> None:
-        row = discord.ActionRow._raw_construct(  # what discord.py reads of a clicked message
-            children=[discord.Button._raw_construct(custom_id=c) for c in custom_ids]
-        )
-        self.components = [row]
+        # the components as discord.py reads them from the clicked message's payload
+        buttons = [{"type": 2, "style": 2, "label": "b", "custom_id": c} for c in custom_ids]
+        self.components = [discord.ActionRow({"type": 1, "components": buttons})]  # type: ignore[arg-type]
 
 
 class _Click:
