@@ -121,7 +121,11 @@ written to JSON), 1.45x and 1.56x with AI tables moving, 1.38x and 1.45x idle (c
 p90 and 1.0 at p95 (one trip to SQLite's thread: begin, the game's row, the fence, the
 snapshot, the action, the version, commit; 0.18 ms on an idle machine, an empty transaction
 0.11 ms): the largest part of a click's excess over the no-op, and the one that must stay
-before the answer (a move is not shown before it is saved).
+before the answer (a move is not shown before it is saved). Overlapping the save with
+building the answer instead (the panel built from the state being saved while SQLite's thread
+commits it, sent only once it has; an experiment, not kept), alternated with 72257a1: 1.98x,
+2.01x against 1.92x, 1.94x (idle 1.75x, 1.74x against 1.75x, 1.61x): the panel is Python and
+so is most of the save's work on its thread, and they share one interpreter lock.
 
 The default is 3,000 samples a phase: the p95 of 300 is the 15th slowest click, and runs of
 the same code differed by 0.5x.
