@@ -375,15 +375,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         if self.application_id and self.log_invite:
             log.info("Invite me with: %s", invite_url(self.application_id))
 
-    def handles_control(self, interaction: discord.Interaction) -> bool:
-        """Whether a click or form submit reaches a handler here: its custom_id is one that
-        some handler takes and, for a click, the message it came from carries it."""
-        if interaction.type is discord.InteractionType.component:
-            return self.controls.route(interaction) is not None
-        return self.controls.takes(str((interaction.data or {}).get("custom_id", ""))) is not None
-
     async def _watch(self, interaction: discord.Interaction) -> None:
-        await watch_interaction(interaction, handled=self.handles_control)
+        await watch_interaction(interaction, handled=self.controls.handles)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

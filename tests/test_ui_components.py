@@ -180,7 +180,7 @@ async def test_a_click_reaches_its_control_and_leaves_nothing_behind(
     control by custom_id, and nothing built for it is left for the cycle collector."""
     clicked: list[tuple[type[Routed], object]] = []
 
-    async def handle(self: Routed, interaction: Any) -> None:
+    async def handle(self: Routed, interaction: Any, match: Any) -> None:
         clicked.append((type(self), interaction))
 
     for each, _cid in ROUTED:
@@ -200,7 +200,7 @@ async def test_a_custom_id_the_message_does_not_carry_reaches_nothing(
     show (a made-up custom_id, or one from another message), nor a form be taken for a click."""
     clicked: list[object] = []
 
-    async def handle(self: Routed, interaction: Any) -> None:
+    async def handle(self: Routed, interaction: Any, match: Any) -> None:
         clicked.append(interaction)
 
     monkeypatch.setattr(router.TableComponent, "handle", handle)
@@ -214,4 +214,4 @@ async def test_a_custom_id_the_message_does_not_carry_reaches_nothing(
         assert controls.route(click) is None  # type: ignore[arg-type]
         await controls.dispatch(click)  # type: ignore[arg-type]
     assert clicked == []
-    assert controls.route(_Click(roll, carried=[bank, roll])) is router.TableComponent  # type: ignore[arg-type]
+    assert controls.route(_Click(roll, carried=[bank, roll]))[0] is router.TableComponent  # type: ignore[arg-type]

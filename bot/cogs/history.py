@@ -140,7 +140,7 @@ async def history_parts(
                 row=1,
             )
             view.add_item(button)
-    return {"embed": embed, "view": LaidOut(view)}
+    return {"embed": embed, "view": LaidOut.of(view)}
 
 
 async def open_replay(
@@ -165,10 +165,7 @@ async def open_replay(
 class ReplayControl(Routed, template=REPLAY_ID):
     """Show hands and Replay on a finished table, and the buttons of a replay."""
 
-    async def handle(self, interaction: discord.Interaction) -> None:
-        match = REPLAY_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None:
-            return
+    async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         # A replay's own buttons move it in place; the table's open a new private reply.
         inside = bool(interaction.message and interaction.message.flags.ephemeral)
         try:
@@ -180,10 +177,7 @@ class ReplayControl(Routed, template=REPLAY_ID):
 class ReviewControl(Routed, template=REVIEW_ID):
     """Review on a finished table: the person's own review, in a reply only they see."""
 
-    async def handle(self, interaction: discord.Interaction) -> None:
-        match = REVIEW_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None:
-            return
+    async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         game_id = int(match["game"])
         try:
             async with answers.in_time(interaction, new_message=True):
@@ -198,10 +192,9 @@ class ReviewControl(Routed, template=REVIEW_ID):
 class HistoryControl(Routed, template=HISTORY_ID):
     """The menu and page buttons of a /history message."""
 
-    async def handle(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         data = interaction.data or {}
-        match = HISTORY_ID.fullmatch(str(data.get("custom_id", "")))
-        if match is None or interaction.guild_id is None:
+        if interaction.guild_id is None:
             return
         try:
             if match["tag"] == "pick":

@@ -93,16 +93,15 @@ async def leaderboard_parts(
     return {
         "embed": embed,
         "file": discord.File(io.BytesIO(png), "leaderboard.png"),
-        "view": LaidOut(view),
+        "view": LaidOut.of(view),
     }
 
 
 class PageButton(Routed, template=PAGE_ID):
     """Previous/next on a leaderboard message; the page lives in the custom_id."""
 
-    async def handle(self, interaction: discord.Interaction) -> None:
-        match = PAGE_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None or interaction.guild_id is None:
+    async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
+        if interaction.guild_id is None:
             return
         page = int(match["page"]) + (1 if match["dir"] == "next" else -1)
         try:

@@ -22,7 +22,7 @@ NEVER = re.compile(r"(?!)")
 
 class Routed:
     """A control found by its custom_id's pattern (``template=`` of the subclass), handled by
-    :meth:`handle`; one instance per click."""
+    :meth:`handle` with that pattern's match; one instance per click."""
 
     template: ClassVar[re.Pattern[str]] = NEVER
 
@@ -31,8 +31,12 @@ class Routed:
         if template is not None:
             cls.template = template
 
-    async def handle(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         raise NotImplementedError
+
+
+Route = tuple[type[Routed], re.Match[str]]
+"""The control a custom_id is for, and its pattern's match."""
 
 
 class Controls:
@@ -44,26 +48,37 @@ class Controls:
     def add(self, *controls: type[Routed]) -> None:
         self._routes.extend(controls)
 
-    def takes(self, custom_id: str) -> type[Routed] | None:
-        """The control whose pattern the custom_id has, if any."""
-        return next((c for c in self._routes if c.template.fullmatch(custom_id)), None)
+    def takes(self, custom_id: str) -> Route | None:
+        """The control whose pattern the custom_id has, if any, with the match."""
+        for control in self._routes:
+            if (match := control.template.fullmatch(custom_id)) is not None:
+                return control, match
+        return None
 
-    def route(self, interaction: discord.Interaction) -> type[Routed] | None:
+    def route(self, interaction: discord.Interaction) -> Route | None:
         """The control a click (not a form) is for: one the clicked message carries."""
         if interaction.type is not discord.InteractionType.component:
             return None
         custom_id = str((interaction.data or {}).get("custom_id", ""))
-        control = self.takes(custom_id)
+        found = self.takes(custom_id)
         message = interaction.message
-        if control is None or message is None or custom_id not in custom_ids(message.components):
+        if found is None or message is None or custom_id not in custom_ids(message.components):
             return None
-        return control
+        return found
+
+    def handles(self, interaction: discord.Interaction) -> bool:
+        """Whether a click or form submit reaches a handler here: its custom_id is one that
+        some handler takes and, for a click, the message it came from carries it."""
+        if interaction.type is discord.InteractionType.component:
+            return self.route(interaction) is not None
+        return self.takes(str((interaction.data or {}).get("custom_id", ""))) is not None
 
     async def dispatch(self, interaction: discord.Interaction) -> None:
         """``on_interaction``: hand a click to its control."""
-        control = self.route(interaction)
-        if control is not None:
-            await control().handle(interaction)
+        found = self.route(interaction)
+        if found is not None:
+            control, match = found
+            await control().handle(interaction, match)
 
 
 def custom_ids(components: Sequence[Any] | Iterable[Any]) -> set[str]:

@@ -44,13 +44,16 @@ class LaidOut(discord.ui.View):
     and nothing refers back to it once the message is sent (a view of items is a reference
     cycle, freed only by the cycle collector)."""
 
-    def __init__(self, view: discord.ui.View | list[dict[str, Any]]) -> None:
+    def __init__(self, components: list[dict[str, Any]]) -> None:
         super().__init__(timeout=None)
-        if isinstance(view, discord.ui.View):
-            self._components = view.to_components()
-            view.clear_items()  # (unlinks the items from the view: no cycle left behind)
-        else:
-            self._components = view
+        self._components = components
+
+    @classmethod
+    def of(cls, view: discord.ui.View) -> LaidOut:
+        """The components of a view of discord.py's items, as discord.py lays them out."""
+        components = view.to_components()
+        view.clear_items()  # (unlinks the items from the view: no cycle left behind)
+        return cls(components)
 
     def to_components(self) -> list[dict[str, Any]]:
         return self._components

@@ -5,6 +5,7 @@ version it was shown at, and is answered (see :mod:`bot.answers`)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import discord
@@ -225,21 +226,13 @@ class TableComponent(Routed, template=CUSTOM_ID):
     action; a button's action is in its custom_id.
     """
 
-    async def handle(self, interaction: discord.Interaction) -> None:
+    async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
         values = (interaction.data or {}).get("values") or []
-        cid = str((interaction.data or {}).get("custom_id") or "")
-        await _dispatch(interaction, cid, values[0] if values else None)
-
-
-async def _dispatch(interaction: discord.Interaction, cid: str, value: str | None) -> None:
-    match = CUSTOM_ID.fullmatch(cid)
-    if match is None:
-        return
-    action = value if value is not None else match["action"]
-    try:
-        await handle_click(interaction, int(match["game"]), int(match["version"]), action)
-    except Exception as error:
-        await reply_error(interaction, error)
+        action = values[0] if values else match["action"]
+        try:
+            await handle_click(interaction, int(match["game"]), int(match["version"]), action)
+        except Exception as error:
+            await reply_error(interaction, error)
 
 
 # --- modal submits -----------------------------------------------------------------------
