@@ -17,6 +17,9 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import discord
+from discord.http import Route
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 log = logging.getLogger(__name__)
 
@@ -124,17 +127,77 @@ async def send(interaction: discord.Interaction, *, ephemeral: bool = False, **p
         return message.id
 
 
-async def edit(interaction: discord.Interaction, **parts: Any) -> discord.Message | None:
-    """Answer a click by editing the message it was on (after a deferral too); the message
-    as Discord now has it, when it says."""
+async def edit(
+    interaction: discord.Interaction, *, echo: bool = False, **parts: Any
+) -> discord.Message | None:
+    """Answer a click by editing the message it was on (after a deferral too). With ``echo``,
+    the message as Discord now has it, when it says (an uploaded picture's attachment id is
+    only known from it); without, a first answer does not ask Discord for it."""
     if "content" in parts:
         parts["content"] = clip(parts["content"])
     async with _lock(interaction):
         if not interaction.response.is_done():
+            if not echo and interaction.type in _UPDATABLE:
+                await _update(interaction, **parts)
+                return None
             answer = await interaction.response.edit_message(**parts)
             resource = getattr(answer, "resource", None)
             return resource if isinstance(resource, discord.Message) else None
         return await interaction.edit_original_response(**parts)
+
+
+_UPDATABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+
+
+async def _update(
+    interaction: discord.Interaction,
+    *,
+    content: str | None = MISSING,
+    embed: discord.Embed | None = MISSING,
+    embeds: list[discord.Embed] = MISSING,
+    attachments: list[Any] = MISSING,
+    view: Any = MISSING,
+    allowed_mentions: discord.AllowedMentions | None = MISSING,
+) -> None:
+    """What discord.py's ``InteractionResponse.edit_message`` sends, without the edited message
+    asked back: discord.py always asks (``with_response``) and makes a ``Message`` of the
+    answer, the table's embed, buttons and attachments, on every click. Discord answers
+    204; errors are raised as discord.py raises them (its own webhook adapter sends it)."""
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value,
+        content=content,
+        embed=embed,
+        embeds=embeds,
+        view=view,
+        attachments=attachments,
+        previous_allowed_mentions=state.allowed_mentions,
+        allowed_mentions=allowed_mentions,
+    )
+    message_id = interaction.message.id if interaction.message is not None else None
+    if view is not MISSING and message_id is not None:
+        state.prevent_view_updates_for(message_id)
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    sending: dict[str, Any] = (
+        {"files": params.files, "multipart": params.multipart}
+        if params.files
+        else {"payload": params.payload}
+    )
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=state.http.proxy,
+        proxy_auth=state.http.proxy_auth,
+        **sending,
+    )
+    interaction.response._response_type = discord.InteractionResponseType.message_update
+    if isinstance(view, discord.ui.View) and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
 
 
 async def defer(interaction: discord.Interaction) -> None:

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import answers
 from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError, plural
@@ -109,7 +110,7 @@ class PageButton(Routed, template=PAGE_ID):
                 _bot(interaction), interaction.guild_id, match["game"], page
             )
             parts["attachments"] = [parts.pop("file")]
-            await interaction.response.edit_message(**parts)
+            await answers.edit(interaction, **parts)
         except Exception as error:
             await reply_error(interaction, error)
 

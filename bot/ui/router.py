@@ -175,12 +175,16 @@ async def _handle_click(
             kept = kept_picture(table, panel)
             if panel.image_png is None and kept is None:  # not known after all: draw it
                 panel = await asyncio.to_thread(manager.public_panel, table)
-            try:
-                edited = await answers.edit(interaction, **edit_parts(panel, table.id, kept))
+            upload = kept is None and panel.picture is not None
+            try:  # Discord's copy of the message is only needed for a new picture's id
+                edited = await answers.edit(
+                    interaction, echo=upload, **edit_parts(panel, table.id, kept)
+                )
             except BaseException:
                 table.shown_picture = None  # not known what the message carries now
                 raise
-            carried_picture(table, panel, edited)
+            if kept is None:  # a kept picture keeps its attachment (and its id)
+                carried_picture(table, panel, edited)
 
         await manager.refresh(table, respond=respond)
     else:

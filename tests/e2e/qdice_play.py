@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.engines.qdice.ai import choose_action
-from bot.sandbox.loopback import Button, Channel, LoopbackDiscord, Message, User
+from bot.sandbox.loopback import Button, Channel, InteractionResult, LoopbackDiscord, Message, User
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
 from tests.e2e.seeding import open_game
@@ -19,8 +19,10 @@ def button(message: Message, action: str) -> Button:
     return found[0]
 
 
-async def click_action(fake: LoopbackDiscord, user: User, message: Message, action: str) -> None:
-    await fake.click(user, message, custom_id=button(message, action).custom_id)
+async def click_action(
+    fake: LoopbackDiscord, user: User, message: Message, action: str
+) -> InteractionResult:
+    return await fake.click(user, message, custom_id=button(message, action).custom_id)
 
 
 async def play_human_turn(

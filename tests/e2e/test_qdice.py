@@ -321,7 +321,9 @@ async def test_a_kick_posts_one_public_message(w: World) -> None:
 
 async def test_picking_a_die_keeps_the_picture_a_roll_sends_a_new_one(w: World) -> None:
     """The dice picked are shown by their buttons (and the pick's score in the text): the
-    answer to a pick keeps the table's picture as it is, a roll or bank sends a new one."""
+    answer to a pick keeps the table's picture as it is, a roll or bank sends a new one. Only
+    an answer with a new picture asks Discord for the edited message back (for the new
+    attachment's id)."""
     room = w.channel()
     message = await open_table(w.fake, room, w.alice, [w.bob])
     table = w.bot.tables.in_location(room.id)
@@ -335,10 +337,20 @@ async def test_picking_a_die_keeps_the_picture_a_roll_sends_a_new_one(w: World) 
     carried = [a.id for a in message.refresh().attachments]
     assert len(carried) == 1
     for index in [picks[0], picks[0], *picks[1:]]:  # put back, picked again, then the rest
-        await click_action(w.fake, player, message, f"t{index}")
+        pick = await click_action(w.fake, player, message, f"t{index}")
         assert [a.id for a in message.refresh().attachments] == carried
+        assert pick.type == 7 and pick.interaction.echoed is False
     assert all(button(message, f"t{i}").style == 1 for i in picks)  # primary: picked
     assert message.image().size == (960, 600)  # the picture is there, whole
-    await click_action(w.fake, player, message, verb)  # new dice or a bank: a new picture
+    roll = await click_action(w.fake, player, message, verb)  # new dice or a bank: a new picture
     await w.fake.wait_idle()
     assert [a.id for a in message.refresh().attachments] != carried
+    assert roll.type == 7 and roll.interaction.echoed is True
+    # Whoever picks next keeps that picture: its id came back with the roll's answer.
+    player = await human_to_act(w.fake, table, people)
+    obs = table.spec.engine.observe(table.state, table.seat_of(player.id))
+    picks = choose_action(obs, random.Random(0)).partition(":")[2]
+    shown = [a.id for a in message.refresh().attachments]
+    pick = await click_action(w.fake, player, message, f"t{picks[0]}")
+    assert [a.id for a in message.refresh().attachments] == shown
+    assert pick.interaction.echoed is False

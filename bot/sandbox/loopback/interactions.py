@@ -51,6 +51,7 @@ class PendingInteraction:
     source: Message | None = None
     created: float = field(default_factory=time.monotonic)
     response_type: int | None = None
+    echoed: bool | None = None  # whether the initial response asked for its message back
     acknowledged: asyncio.Event = field(default_factory=asyncio.Event)
     expired: bool = False  # not acknowledged in time: Discord forgot it
     token_dead: bool = False  # a webhook call came after the token's lifetime

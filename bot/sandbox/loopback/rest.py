@@ -844,7 +844,8 @@ class RestApi:
             if cb_type in (CallbackType.CHANNEL_MESSAGE, CallbackType.DEFERRED_CHANNEL_MESSAGE):
                 self.announce(msg, "MESSAGE_CREATE")
         fake.acknowledge(it, cb_type)
-        if request.query.get("with_response") not in ("1", "true", "True"):
+        it.echoed = request.query.get("with_response") in ("1", "true", "True")
+        if not it.echoed:
             return no_content()
         result: dict[str, Any] = {
             "interaction": {
