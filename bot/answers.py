@@ -232,7 +232,7 @@ async def watch(
     interaction: discord.Interaction,
     *,
     handled: Callable[[discord.Interaction], bool] | None = None,
-    after: float = UNANSWERED_AFTER,
+    after: float | None = None,
 ) -> None:
     """Make sure ``interaction`` gets an answer: if nothing answered it in time (a form no
     handler took, a handler that failed silently), answer it briefly, only to the person.
@@ -244,29 +244,49 @@ async def watch(
         return
     custom_id = str((interaction.data or {}).get("custom_id", ""))
     controls = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+    if after is None:
+        after = UNANSWERED_AFTER
     if interaction.type in controls and handled is not None and not handled(interaction):
         after = 0.0
 
     async def check() -> None:
-        await asyncio.sleep(after)
-        if answered(interaction):
-            return
         try:
-            async with _lock(interaction):
-                if interaction.response.is_done():
-                    return
-                log.warning(
-                    "Answering an unhandled %s interaction (custom_id %r)",
-                    interaction.type.name,
-                    custom_id[:100],
-                )
-                await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("Could not answer an unhandled interaction", exc_info=True)
+            await _answer_unanswered(interaction, after, custom_id)
+        finally:
+            _unlink(interaction)
 
     task = asyncio.get_running_loop().create_task(check(), name="answer-watch")
     _watching.add(task)
     task.add_done_callback(_watching.discard)
+
+
+async def _answer_unanswered(
+    interaction: discord.Interaction, after: float, custom_id: str
+) -> None:
+    await asyncio.sleep(after)
+    if answered(interaction):
+        return
+    try:
+        async with _lock(interaction):
+            if interaction.response.is_done():
+                return
+            log.warning(
+                "Answering an unhandled %s interaction (custom_id %r)",
+                interaction.type.name,
+                custom_id[:100],
+            )
+            await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not answer an unhandled interaction", exc_info=True)
+
+
+def _unlink(interaction: discord.Interaction) -> None:
+    """discord.py's interaction and its response point at each other: left so, an interaction
+    and all it carries (the clicked message with its buttons, the member) is freed only by the
+    cycle collector's oldest generation. Once the watch is over the interaction has had its
+    one answer, and the response is only asked whether it was given (``is_done``, which does
+    not need the link); what follows goes through the interaction (edits, follow-ups)."""
+    interaction.response._parent = None  # type: ignore[assignment]
 
 
 _watching: set[asyncio.Task[None]] = set()

@@ -124,49 +124,57 @@ def component_problems(components: list[dict[str, Any]], flags: int) -> list[str
     v2 = bool(flags & MessageFlags.IS_COMPONENTS_V2)
     if not v2 and len(components) > 5:
         problems.append(f"components: {len(components)} action rows, at most 5")
-
-    def visit(where: str, comp: dict[str, Any], in_row: bool) -> None:
-        ctype = comp.get("type")
-        if comp.get("custom_id") is not None:
-            cid = comp["custom_id"]
-            custom_ids.append(cid)
-            if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
-                problems.append(f"{where}: custom_id must be 1..100 characters")
-        if ctype == 1:
-            children = comp.get("components") or []
-            if not 1 <= len(children) <= 5:
-                problems.append(f"{where}: an action row holds 1..5 components")
-            selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
-            if selects and len(children) > 1:
-                problems.append(f"{where}: a select must be alone in its action row")
-            for k, child in enumerate(children):
-                if child.get("type") == 1:
-                    problems.append(f"{where}: action rows cannot nest")
-                visit(f"{where}.components[{k}]", child, True)
-        elif ctype == 2:
-            if not in_row:
-                problems.append(f"{where}: a button must sit in an action row or a section")
-            problems.extend(_button_problems(where, comp))
-        elif ctype in (3, 5, 6, 7, 8):
-            if not in_row:
-                problems.append(f"{where}: a select must sit in an action row")
-            problems.extend(_select_problems(where, comp))
-        elif ctype in (9, 10, 11, 12, 13, 14, 17) and v2:
-            for k, child in enumerate(comp.get("components") or []):
-                visit(f"{where}.components[{k}]", child, False)
-            if isinstance(comp.get("accessory"), dict):
-                visit(f"{where}.accessory", comp["accessory"], True)
-        else:
-            problems.append(f"{where}: component type {ctype!r} is not allowed here")
-
     for i, comp in enumerate(components):
         if not v2 and comp.get("type") != 1:
             problems.append(f"components[{i}]: top-level components must be action rows")
-        visit(f"components[{i}]", comp, False)
+        _visit(f"components[{i}]", comp, False, v2, problems, custom_ids)
     dupes = {c for c in custom_ids if custom_ids.count(c) > 1}
     if dupes:
         problems.append(f"components: duplicate custom_id {sorted(dupes)}")
     return problems
+
+
+def _visit(
+    where: str,
+    comp: dict[str, Any],
+    in_row: bool,
+    v2: bool,
+    problems: list[str],
+    custom_ids: list[str],
+) -> None:
+    """One component and those inside it: its problems and custom_ids added to the lists."""
+    ctype = comp.get("type")
+    if comp.get("custom_id") is not None:
+        cid = comp["custom_id"]
+        custom_ids.append(cid)
+        if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
+            problems.append(f"{where}: custom_id must be 1..100 characters")
+    if ctype == 1:
+        children = comp.get("components") or []
+        if not 1 <= len(children) <= 5:
+            problems.append(f"{where}: an action row holds 1..5 components")
+        selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
+        if selects and len(children) > 1:
+            problems.append(f"{where}: a select must be alone in its action row")
+        for k, child in enumerate(children):
+            if child.get("type") == 1:
+                problems.append(f"{where}: action rows cannot nest")
+            _visit(f"{where}.components[{k}]", child, True, v2, problems, custom_ids)
+    elif ctype == 2:
+        if not in_row:
+            problems.append(f"{where}: a button must sit in an action row or a section")
+        problems.extend(_button_problems(where, comp))
+    elif ctype in (3, 5, 6, 7, 8):
+        if not in_row:
+            problems.append(f"{where}: a select must sit in an action row")
+        problems.extend(_select_problems(where, comp))
+    elif ctype in (9, 10, 11, 12, 13, 14, 17) and v2:
+        for k, child in enumerate(comp.get("components") or []):
+            _visit(f"{where}.components[{k}]", child, False, v2, problems, custom_ids)
+        if isinstance(comp.get("accessory"), dict):
+            _visit(f"{where}.accessory", comp["accessory"], True, v2, problems, custom_ids)
+    else:
+        problems.append(f"{where}: component type {ctype!r} is not allowed here")
 
 
 def message_problems(payload: dict[str, Any], *, has_files: bool = False) -> list[str]:
