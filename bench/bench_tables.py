@@ -127,6 +127,31 @@ commits it, sent only once it has; an experiment, not kept), alternated with 722
 2.01x against 1.92x, 1.94x (idle 1.75x, 1.74x against 1.75x, 1.61x): the panel is Python and
 so is most of the save's work on its thread, and they share one interpreter lock.
 
+Later still (70e9ea5, 25822d5). Traced in the bot first (an experiment: timestamps from
+the gateway frame to Discord's answer, 3,000 clicks and ``/about`` with 4 AI tables moving,
+p50/p95 in ms): a click 1.98/3.65, ``/about`` 1.19/1.84, the benchmark's 2x again. Of the
+click: discord.py reading the interaction (the clicked message comes with it) 0.21/0.31
+against 0.09/0.13 for ``/about``; the move tried 0.18/0.29; its save 0.32/0.84; the answer's
+panel and parts 0.26/0.39; the answering request 0.88/1.68 (``/about``'s own 0.94/1.47). The
+excess is the move's own work (read, tried, saved, shown), spread over steps of 0.1-0.3 ms.
+
+* A click's answer asks Discord for the edited message back only when it carries a new
+  picture, whose attachment id is needed (``answers.edit(echo=...)``): discord.py asks every
+  time and makes a ``Message`` of the answer, about 50 us of the bot's CPU for a dice table
+  (JSON 19 us, the message 27 us). Alternated with e9bfcf3, 4 AI tables moving: 2.06x,
+  1.92x, 1.91x, 1.93x against 1.93x, 1.98x, 1.97x, 1.93x (click p95 4.0-4.6 ms both).
+* An interaction's response is unlinked from it once its answer watch is over
+  (``answers._unlink``): objects a click and a command leave to the cycle collector went
+  from 59 to none (``tests/e2e/test_qdice.py``), so the full collections that held up a
+  click or ``/about`` for 100-170 ms are gone. Alternated with 70e9ea5: ``/about`` p95 1.8,
+  2.2 ms against 2.1, 2.1 and its max 6.9, 8.9 ms against 154, 126; click p95 3.9, 4.3
+  against 4.0, 4.2 (idle 2.9, 3.1 against 3.5, 3.6). The ratio: 2.19x, 1.95x against 1.91x,
+  1.97x: the no-op got quicker, the click's move did not. ``bench_footprint.py --only
+  memory`` alternated with 70e9ea5: the bot after 2,000 further clicks 138.5, 139.4 MiB
+  against 148.1, 147.7 (1,000 live games 136.9, 138.0 against 138.1, 138.7).
+* A 1 ms interpreter switch interval (an experiment, not kept), alternated with 70e9ea5:
+  2.06x, 1.96x against 1.89x, 1.93x, 1.97x.
+
 The default is 3,000 samples a phase: the p95 of 300 is the 15th slowest click, and runs of
 the same code differed by 0.5x.
 """
