@@ -127,6 +127,10 @@ async def send(interaction: discord.Interaction, *, ephemeral: bool = False, **p
         return message.id
 
 
+_CONTROLS = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+"""Interactions from a message's controls: the ones whose answer can update that message."""
+
+
 async def edit(
     interaction: discord.Interaction, *, echo: bool = False, **parts: Any
 ) -> discord.Message | None:
@@ -137,16 +141,13 @@ async def edit(
         parts["content"] = clip(parts["content"])
     async with _lock(interaction):
         if not interaction.response.is_done():
-            if not echo and interaction.type in _UPDATABLE:
+            if not echo and interaction.type in _CONTROLS:
                 await _update(interaction, **parts)
                 return None
             answer = await interaction.response.edit_message(**parts)
             resource = getattr(answer, "resource", None)
             return resource if isinstance(resource, discord.Message) else None
         return await interaction.edit_original_response(**parts)
-
-
-_UPDATABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 
 
 async def _update(
@@ -243,10 +244,9 @@ async def watch(
     if interaction.type in (discord.InteractionType.ping, discord.InteractionType.autocomplete):
         return
     custom_id = str((interaction.data or {}).get("custom_id", ""))
-    controls = (discord.InteractionType.component, discord.InteractionType.modal_submit)
     if after is None:
         after = UNANSWERED_AFTER
-    if interaction.type in controls and handled is not None and not handled(interaction):
+    if interaction.type in _CONTROLS and handled is not None and not handled(interaction):
         after = 0.0
 
     async def check() -> None:
