@@ -176,7 +176,14 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.stats import percentile
-from bot.sandbox.loopback import Channel, Guild, LoopbackDiscord, Message, User
+from bot.sandbox.loopback import (
+    Channel,
+    Guild,
+    InteractionResult,
+    LoopbackDiscord,
+    Message,
+    User,
+)
 from tests.support.processes import BotProcess
 
 
@@ -289,7 +296,28 @@ def to_act(message: Message) -> str | None:
     return footer.removeprefix("To act: ").strip() or None
 
 
-async def click_once(room: Room, table: tuple[Channel, Message]) -> float | None:
+@dataclass
+class Timed:
+    """One click or ``/about``, from sending it to Discord's answer, and where that went: the
+    fake Discord's own work before the bot's socket has the interaction (finding the button,
+    writing the interaction with its message), the bot's (from there until its answer reaches
+    the fake: reading it, the move, the request), and the fake's after (reading and
+    checking the answer, applying it to the message)."""
+
+    total: float
+    before: float
+    bot: float
+    after: float
+
+    @classmethod
+    def of(cls, start: float, result: InteractionResult, end: float) -> Timed:
+        it = result.interaction
+        sent = it.sent if it.sent is not None else start
+        arrived = it.arrived if it.arrived is not None else end
+        return cls(end - start, sent - start, arrived - sent, end - arrived)
+
+
+async def click_once(room: Room, table: tuple[Channel, Message]) -> Timed | None:
     _channel, message = table
     name = to_act(message.refresh())
     if name not in ("alice", "bob"):
@@ -299,14 +327,32 @@ async def click_once(room: Room, table: tuple[Channel, Message]) -> float | None
         return None
     person = room.alice if name == "alice" else room.bob
     start = time.perf_counter()
-    await room.fake.click(person, message, custom_id=die.custom_id, wait=False)
-    return time.perf_counter() - start
+    result = await room.fake.click(person, message, custom_id=die.custom_id, wait=False)
+    return Timed.of(start, result, time.perf_counter())
 
 
-async def about_once(room: Room, channel: Channel) -> float:
+async def about_once(room: Room, channel: Channel) -> Timed:
     start = time.perf_counter()
-    await room.fake.slash(room.alice, "about", channel=channel, wait=False)
-    return time.perf_counter() - start
+    result = await room.fake.slash(room.alice, "about", channel=channel, wait=False)
+    return Timed.of(start, result, time.perf_counter())
+
+
+def shares(clicks: list[Timed], noop: list[Timed]) -> str:
+    """The bot's part of the times (p50/p95) and its ratio, and the fake's own part."""
+
+    def ms(values: list[float], q: float) -> float:
+        return percentile(values, q) * 1000
+
+    bot_click, bot_noop = [t.bot for t in clicks], [t.bot for t in noop]
+    fake_click = [t.before + t.after for t in clicks]
+    fake_noop = [t.before + t.after for t in noop]
+    return (
+        f"the bot's part (interaction written to its socket -> its answer at Discord): "
+        f"click p50 {ms(bot_click, 0.5):.2f} p95 {ms(bot_click, 0.95):.2f} ms, /about p50 "
+        f"{ms(bot_noop, 0.5):.2f} p95 {ms(bot_noop, 0.95):.2f} ms, p95 ratio "
+        f"{percentile(bot_click, 0.95) / percentile(bot_noop, 0.95):.2f}x; the fake Discord's "
+        f"own work p50 click {ms(fake_click, 0.5):.2f}, /about {ms(fake_noop, 0.5):.2f} ms"
+    )
 
 
 async def click_against_noop(
@@ -344,8 +390,8 @@ async def click_against_noop(
                     await asyncio.sleep(ai_wait)
                     moved = sum(m.refresh().text().count("•") for m in ai)
                 rng = random.Random(11)
-                clicks: list[float] = []
-                noop: list[float] = []
+                clicks: list[Timed] = []
+                noop: list[Timed] = []
                 cpu_before = cpu_seconds(bot.pid)
                 gc_before = await collector(bot) if gc_counts else None
                 while len(clicks) < samples:
@@ -357,10 +403,11 @@ async def click_against_noop(
                     await asyncio.sleep(0.01)  # one at a time: no queueing behind each other
                 cpu = (cpu_seconds(bot.pid) - cpu_before) / len(clicks)
                 gc_after = await collector(bot) if gc_counts else None
-                ratio = percentile(clicks, 0.95) / percentile(noop, 0.95)
+                click_ms, noop_ms = [t.total for t in clicks], [t.total for t in noop]
+                ratio = percentile(click_ms, 0.95) / percentile(noop_ms, 0.95)
                 print(
-                    f"{games} dice tables, {label:<20} click  ms {figures(clicks)}\n"
-                    f"{'':>16}{'':<20} /about ms {figures(noop)}\n"
+                    f"{games} dice tables, {label:<20} click  ms {figures(click_ms)}\n"
+                    f"{'':>16}{'':<20} /about ms {figures(noop_ms)}\n"
                     f"{'':>16}{'':<20} click p95 / no-op p95 = {ratio:.2f}x "
                     f"(n={len(clicks)}"
                     + (f"; AI tables still moving: {moved > 0}" if background else "")
@@ -370,7 +417,8 @@ async def click_against_noop(
                         + collections(gc_before, gc_after, len(clicks))
                         if gc_before and gc_after
                         else ""
-                    ),
+                    )
+                    + f"\n{'':>16}{'':<20} {shares(clicks, noop)}",
                     flush=True,
                 )
                 await fake.wait_idle(timeout=120)

@@ -66,8 +66,15 @@ DropMode = Literal["resume", "reconnect", "invalid_session"]
 class Connection:
     """One websocket; writes frames in order through a single (optionally zlib) stream."""
 
-    def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        compress: str | None,
+        written: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.ws = ws
+        self.written = written
+        """Told of each dispatch frame as its bytes go to the socket (encoded, compressed)."""
         self._compress: Callable[[bytes], bytes] | None = None
         if compress == "zlib-stream":
             deflate = zlib.compressobj()
@@ -91,8 +98,13 @@ class Connection:
             data = json.dumps(frame)
             try:
                 if self._compress is not None:
-                    await self.ws.send_bytes(self._compress(data.encode()))
+                    packed = self._compress(data.encode())
+                    if self.written is not None and frame.get("op") == 0:
+                        self.written(frame)
+                    await self.ws.send_bytes(packed)
                 else:
+                    if self.written is not None and frame.get("op") == 0:
+                        self.written(frame)
                     await self.ws.send_str(data)
             except (ConnectionError, RuntimeError):
                 return
@@ -219,6 +231,8 @@ class Gateway:
         self.zombies = 0
         """Connections closed (4009) for missing their heartbeats."""
         self.events: list[tuple[str, dict[str, Any]]] = []
+        self.written: Callable[[dict[str, Any]], None] | None = None
+        """Told of each dispatch frame as it goes to a bot's socket (for timing)."""
         self._last_identify: dict[int, float] = {}
         self._attachments = 0
         self._closed = False
@@ -324,7 +338,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        conn = Connection(ws, request.query.get("compress"))
+        conn = Connection(ws, request.query.get("compress"), self.written)
         self.connections.add(conn)
         conn.send(
             {

@@ -60,6 +60,9 @@ class PendingInteraction:
     modal: Modal | None = None
     choices: list[dict[str, Any]] | None = None
     timer: asyncio.TimerHandle | None = None
+    # ``time.perf_counter()`` stamps, for telling the fake's own work from the bot's:
+    sent: float | None = None  # its INTERACTION_CREATE frame went to the bot's socket
+    arrived: float | None = None  # the request with its initial response reached the fake
 
     def describe(self) -> str:
         kinds = {2: "/", 3: "component ", 4: "autocomplete /", 5: "modal "}

@@ -788,6 +788,7 @@ class RestApi:
     async def interaction_callback(
         self, request: web.Request, interaction_id: str, token: str
     ) -> web.Response:
+        arrived = time.perf_counter()
         fake = self.fake
         it = fake.interactions.get(int(interaction_id)) if interaction_id.isdigit() else None
         body = await read_body(request)
@@ -843,6 +844,7 @@ class RestApi:
             it.original_id = msg.id
             if cb_type in (CallbackType.CHANNEL_MESSAGE, CallbackType.DEFERRED_CHANNEL_MESSAGE):
                 self.announce(msg, "MESSAGE_CREATE")
+        it.arrived = arrived
         fake.acknowledge(it, cb_type)
         it.echoed = request.query.get("with_response") in ("1", "true", "True")
         if not it.echoed:

@@ -98,6 +98,7 @@ class LoopbackDiscord(Driver):
             resume_window=resume_window,
             heartbeat_timeout=heartbeat_timeout,
         )
+        self.gateway.written = self._frame_written
         self.rest = RestApi(self, global_rate_limit=global_rate_limit)
         self.errors: list[str] = []
         self.expected_errors: list[str] = []
@@ -255,6 +256,13 @@ class LoopbackDiscord(Driver):
             raise AssertionError("loopback Discord recorded errors:\n" + "\n".join(errors))
 
     # -- idleness -------------------------------------------------------------------------
+
+    def _frame_written(self, frame: dict[str, Any]) -> None:
+        """An interaction's frame is on its way to the bot: note when (the first copy)."""
+        if frame.get("t") == "INTERACTION_CREATE":
+            it = self.interactions.get(int(frame["d"]["id"]))
+            if it is not None and it.sent is None:
+                it.sent = time.perf_counter()
 
     def touch(self) -> None:
         self._last_activity = time.monotonic()
