@@ -204,12 +204,14 @@ async def test_three_second_rule(w: World) -> None:
                 break
             await asyncio.sleep(0.05)
     assert w.bot.calls["slow"] == 11  # type: ignore[attr-defined]  # the bot saw NotFound
+    # It went out; its answer came too late to be taken.
+    assert res.interaction.sent is not None and res.interaction.arrived is None
 
 
 async def test_each_interaction_says_when_it_went_out_and_its_answer_came_in(w: World) -> None:
     """For timing the bot apart from the fake: when the interaction's frame went to the bot's
-    socket and when the request with its answer arrived, in order, for a command and a click;
-    one the bot never answers has no arrival."""
+    socket and when the request with its answer arrived, in order, for a command and a click
+    (one answered too late has no arrival: ``test_three_second_rule``)."""
     fake = w.fake
     start = time.perf_counter()
     res = await fake.slash(w.alice, "qdice start", channel=w.channel, options={"seats": 2})
@@ -219,18 +221,6 @@ async def test_each_interaction_says_when_it_went_out_and_its_answer_came_in(w: 
     assert first.sent is not None and first.arrived is not None
     assert second.sent is not None and second.arrived is not None
     assert start < first.sent < first.arrived < second.sent < second.arrived < end
-    with fake.expect_errors(
-        r"10062 Unknown interaction: /sleepy .*not acknowledged", r"callback -> 404 10062"
-    ):
-        before = w.bot.calls["slow"]  # type: ignore[attr-defined]
-        late = await fake.slash(w.alice, "sleepy", channel=w.channel, wait=False)
-        assert late.interaction.sent is not None and late.interaction.arrived is None
-        for _ in range(100):
-            if w.bot.calls["slow"] == before + 11:  # type: ignore[attr-defined]
-                break
-            await asyncio.sleep(0.05)
-    assert w.bot.calls["slow"] == before + 11  # type: ignore[attr-defined]  # it did answer
-    assert late.interaction.arrived is None  # answered too late: not taken
 
 
 async def test_double_initial_response_refused(w: World) -> None:

@@ -97,14 +97,12 @@ class Connection:
         while (frame := await self.queue.get()) is not None:
             data = json.dumps(frame)
             try:
-                if self._compress is not None:
-                    packed = self._compress(data.encode())
-                    if self.written is not None and frame.get("op") == 0:
-                        self.written(frame)
+                packed = self._compress(data.encode()) if self._compress is not None else None
+                if self.written is not None and frame.get("op") == 0:
+                    self.written(frame)
+                if packed is not None:
                     await self.ws.send_bytes(packed)
                 else:
-                    if self.written is not None and frame.get("op") == 0:
-                        self.written(frame)
                     await self.ws.send_str(data)
             except (ConnectionError, RuntimeError):
                 return
@@ -180,6 +178,7 @@ class Gateway:
         token: str,
         ws_url: Callable[[], str],
         on_activity: Callable[[], None],
+        written: Callable[[dict[str, Any]], None] | None = None,
         *,
         shard_count: int = 1,
         max_concurrency: int = 1,
@@ -231,7 +230,7 @@ class Gateway:
         self.zombies = 0
         """Connections closed (4009) for missing their heartbeats."""
         self.events: list[tuple[str, dict[str, Any]]] = []
-        self.written: Callable[[dict[str, Any]], None] | None = None
+        self.written = written
         """Told of each dispatch frame as it goes to a bot's socket (for timing)."""
         self._last_identify: dict[int, float] = {}
         self._attachments = 0

@@ -92,13 +92,13 @@ class LoopbackDiscord(Driver):
             self.token,
             lambda: self.ws_url,
             self.touch,
+            self._frame_written,
             shard_count=shards,
             max_concurrency=max_concurrency,
             identify_window=identify_window,
             resume_window=resume_window,
             heartbeat_timeout=heartbeat_timeout,
         )
-        self.gateway.written = self._frame_written
         self.rest = RestApi(self, global_rate_limit=global_rate_limit)
         self.errors: list[str] = []
         self.expected_errors: list[str] = []
