@@ -17,8 +17,8 @@ import sys
 
 import discord
 
-from bot import memory
 from bot.config import ConfigurationError, Settings, load_settings
+from bot.ops import memory
 from bot.storage.errors import StorageError
 
 log = logging.getLogger("bot")

@@ -14,22 +14,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import memory, ops
-from bot.answers import watch as watch_interaction
+from bot import ops
 from bot.cluster.keeper import LeaseKeeper
+from bot.cluster.sharding import ShardSet, shard_of
 from bot.cluster.speech import ShardPresenter
 from bot.config import Settings
 from bot.games import all_games
-from bot.housekeeping import keep_replays
-from bot.monitor import report_stalls
+from bot.ops import memory
+from bot.ops.monitor import report_stalls
 from bot.render.cache import MIB, PICTURES
-from bot.sharding import ShardSet, shard_of
 from bot.storage.db import Database
+from bot.storage.housekeeping import keep_replays
 from bot.storage.leases import Holder, LeaseStore
 from bot.storage.reviews import ReviewStore
 from bot.tables.manager import TableManager
 from bot.tables.protocols import GameSpec
 from bot.tables.thinking import Thinker
+from bot.ui.answers import watch as watch_interaction
 from bot.ui.controls import Controls
 from bot.ui.errors import reply_error
 from bot.ui.presenter import DiscordPresenter

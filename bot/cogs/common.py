@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import answers
 from bot.engines.base import GameError
 from bot.tables import practice
 from bot.tables.confirm import kick_action
 from bot.tables.table import Table
 from bot.tables.views import CANCEL, LEAVE
+from bot.ui import answers
 from bot.ui.context import person
 from bot.ui.parts import message_parts
 from bot.ui.router import ask_to_confirm, send_private

@@ -16,17 +16,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import answers
 from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import OneOf
 from bot.engines.base import GameError, plural
 from bot.storage.models import PastGame
 from bot.tables.replay import REPLAY_ID, Replays
 from bot.tables.review import REVIEW_ID
-from bot.text import plain_text
+from bot.ui import answers
 from bot.ui.controls import Routed
 from bot.ui.errors import reply_error
 from bot.ui.parts import LaidOut, message_parts
+from bot.words.text import plain_text
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot

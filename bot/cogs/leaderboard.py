@@ -11,12 +11,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import answers
 from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError, plural
 from bot.render.leaderboard import render_leaderboard_png
 from bot.storage import PROVISIONAL_GAMES
+from bot.ui import answers
 from bot.ui.controls import Routed
 from bot.ui.errors import reply_error
 from bot.ui.parts import LaidOut

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.engines.base import plural
 from bot.render.stats import RatingSeries, render_rating_chart_png
 from bot.storage import PROVISIONAL_GAMES, RatingPoint, UserStats
-from bot.text import safe_name
+from bot.words.text import safe_name
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot

@@ -31,7 +31,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from bot.text import unescape
+from bot.words.text import unescape
 
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont
@@ -171,7 +171,7 @@ _FOLD = {
 def clean_text(text: str) -> str:
     """``text`` reduced to what the table font can draw, on one line.
 
-    Markdown escapes in names (:mod:`bot.text`) are undone, since pictures show no markdown.
+    Markdown escapes in names (:mod:`bot.words.text`) are undone, since pictures show no markdown.
     Text is NFC-normalised (so accents sit on precomposed letters), whitespace runs become
     one space, and controls and format characters (joiners, direction marks) are dropped.
     A character the font lacks is replaced by its accent-free form or an ASCII stand-in

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from bot.sharding import shard_of
+from bot.cluster.sharding import shard_of
 
 from .backends import Conn
 from .errors import StorageError

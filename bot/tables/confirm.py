@@ -16,7 +16,7 @@ from bot.tables.panels import take_back_hint
 from bot.tables.protocols import NotSeated
 from bot.tables.table import Table
 from bot.tables.views import CANCEL, KICK, LEAVE, STAY, SURE, Control
-from bot.text import unescape
+from bot.words.text import unescape
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.tables.manager import Person, TableManager
-from bot.text import safe_name
+from bot.words.text import safe_name
 
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
 
 
 def person(user: discord.abc.User) -> Person:
-    """The person behind ``user``; their display name made safe to show (see :mod:`bot.text`)."""
+    """The person behind ``user``; their display name made safe to show (see :mod:`bot.words.text`)."""
     return Person(
         id=user.id, name=safe_name(user.display_name, fallback=f"Player {user.id % 1000}")
     )

@@ -7,10 +7,10 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import answers
 from bot.engines.base import GameError
 from bot.storage.backends import is_unavailable
 from bot.storage.leases import LeaseLost
+from bot.ui import answers
 from bot.ui.context import tables_of
 
 log = logging.getLogger(__name__)

@@ -12,9 +12,9 @@ from bot.engines.base import GameError
 from bot.tables.protocols import NotSeated, NotYourTurn
 from bot.tables.table import Table
 from bot.tables.views import Control, ModalSpec, Panel
-from bot.text import plain_text
 from bot.ui.context import tables_of
 from bot.ui.parts import build_view, custom_id
+from bot.words.text import plain_text
 
 
 def modal_spec(table: Table, user_id: int, action: str) -> ModalSpec:

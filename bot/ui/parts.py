@@ -18,7 +18,7 @@ import discord
 
 from bot.tables.table import Table
 from bot.tables.views import Control, Panel
-from bot.text import plain_text
+from bot.words.text import plain_text
 
 CUSTOM_ID = re.compile(r"qt:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<action>.{1,80})")
 STYLES = {
@@ -138,9 +138,9 @@ def _component(control: Control, cid: str) -> discord.ui.Item[Any]:
 def message_parts(panel: Panel, game_id: int) -> dict[str, Any]:
     """Keyword arguments for send/edit: content, embed, attachments and view.
 
-    Names in the panel are in their escaped form (:func:`bot.text.safe_name`); the footer,
+    Names in the panel are in their escaped form (:func:`bot.words.text.safe_name`); the footer,
     like every button label and select option, shows text as it is (no markdown), so there
-    they are given back as written (:func:`bot.text.plain_text`)."""
+    they are given back as written (:func:`bot.words.text.plain_text`)."""
     embed = discord.Embed(
         title=panel.title, description=panel.description or None, colour=panel.colour
     )

@@ -1,6 +1,6 @@
 """Clicks to table calls: every button and menu on a table message (and the modal submits of
 its ``?`` actions) comes here by its custom_id, is checked against the person and the table
-version it was shown at, and is answered (see :mod:`bot.answers`)."""
+version it was shown at, and is answered (see :mod:`bot.ui.answers`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 
 import discord
 
-from bot import answers
 from bot.engines.base import GameError
 from bot.tables import confirm
 from bot.tables.panels import take_back_hint
@@ -32,7 +31,7 @@ from bot.tables.views import (
     SURE,
     Panel,
 )
-from bot.text import check_typed
+from bot.ui import answers
 from bot.ui.context import is_manager, person, tables_of
 from bot.ui.controls import Routed
 from bot.ui.errors import reply_error
@@ -45,6 +44,7 @@ from bot.ui.parts import (
     kept_picture,
     message_parts,
 )
+from bot.words.text import check_typed
 
 
 async def send_private(
@@ -67,7 +67,7 @@ async def handle_click(
     interaction: discord.Interaction, game_id: int, version: int, action: str
 ) -> None:
     """A click (or modal submit) on a table: answered within Discord's deadline even when
-    storage is slow (see :mod:`bot.answers`)."""
+    storage is slow (see :mod:`bot.ui.answers`)."""
     if action.startswith(ASK_TEXT):
         table = await tables_of(interaction).fetch(game_id)
         await open_modal(interaction, table, version, action)  # must be the first answer

@@ -11,10 +11,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from bot.answers import UNKNOWN_CONTROL
 from bot.engines.qdice.ai import choose_action
 from bot.tables.driver import PAUSED, RESUMED
 from bot.tables.table import Table
+from bot.ui.answers import UNKNOWN_CONTROL
 from bot.ui.errors import SAVE_FAILED
 from tests.e2e.conftest import World, cancel_table, until
 from tests.e2e.qdice_play import button, open_table, two_people_table

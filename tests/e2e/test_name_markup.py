@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.sandbox.loopback import Channel, User
 from bot.sandbox.loopback.models import walk_components
-from bot.text import plain_text, safe_name
+from bot.words.text import plain_text, safe_name
 from tests.e2e import fingers_play, qpoker_play
 from tests.e2e.conftest import World
 from tests.e2e.seeding import open_game

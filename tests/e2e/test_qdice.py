@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from bot import answers
 from bot.engines.qdice.ai import choose_action
+from bot.ui import answers
 from tests.e2e.conftest import World, cancel_table, kick_player, leave_table, until
 from tests.e2e.qdice_play import (
     button,

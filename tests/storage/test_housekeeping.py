@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.housekeeping import keep_replays
 from bot.storage import ActionRecord, Database
+from bot.storage.housekeeping import keep_replays
 
 from .helpers import new_game, result
 
@@ -80,7 +80,7 @@ async def test_a_failed_prune_is_logged_and_tried_again(
                 raise ConnectionError("database restarting")
             return await db.prune(older_than_days=older_than_days, now=now)
 
-    with caplog.at_level(logging.INFO, logger="bot.housekeeping"):
+    with caplog.at_level(logging.INFO, logger="bot.storage.housekeeping"):
         task = asyncio.create_task(keep_replays(Flaky(), days=30, every=0.01))
         try:
 

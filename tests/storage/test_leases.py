@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sharding import shard_of
+from bot.cluster.sharding import shard_of
 from bot.storage import Database
 from bot.storage.leases import Fence, Holder, LeaseLost, LeaseStore, ShardsRefused
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.housekeeping import keep_replays
 from bot.storage import Database
+from bot.storage.housekeeping import keep_replays
 from bot.storage.reviews import ReviewStore
 
 from .helpers import ai, human, new_game

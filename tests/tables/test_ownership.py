@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sharding import ShardSet
+from bot.cluster.sharding import ShardSet
 from bot.storage.db import Database
 from bot.tables.manager import Person, TableManager
 from bot.tables.protocols import NotYourTurn, TableMovedOn, TableNotFound

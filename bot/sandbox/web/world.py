@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from bot.sharding import shard_of
+from bot.cluster.sharding import shard_of
 
 from ..loopback import Channel, Guild, LoopbackDiscord, User
 from ..loopback.models import DISCORD_EPOCH_MS

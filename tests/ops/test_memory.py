@@ -1,6 +1,6 @@
 import gc
 
-from bot import memory
+from bot.ops import memory
 
 
 def test_settle_freezes_what_is_alive() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sharding import ShardSet, shard_of
+from bot.cluster.sharding import ShardSet, shard_of
 
 
 def test_shard_of_follows_discords_formula() -> None:

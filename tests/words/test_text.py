@@ -6,7 +6,7 @@ import pytest
 
 from bot.engines.base import GameError
 from bot.render.common import clean_text
-from bot.text import check_typed, plain, plain_text, safe_name, unescape
+from bot.words.text import check_typed, plain, plain_text, safe_name, unescape
 
 SLY = [
     "[win](https://x.example)",

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from bot.monitor import report_stalls
+from bot.ops.monitor import report_stalls
 
 
 async def test_a_blocked_loop_shows_up_as_a_stall(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.INFO, logger="bot.monitor"):
+    with caplog.at_level(logging.INFO, logger="bot.ops.monitor"):
         monitor = asyncio.create_task(report_stalls(0.3))
         await asyncio.sleep(0.05)
         time.sleep(0.25)  # noqa: ASYNC251 - work done on the loop itself, on purpose
@@ -27,7 +27,7 @@ async def test_stalls_reach_the_metrics_without_a_log(caplog: pytest.LogCaptureF
     """With metrics on and LOOP_REPORT 0 the monitor runs, logging nothing."""
     stalls: list[float] = []
     windows: list[float] = []
-    with caplog.at_level(logging.INFO, logger="bot.monitor"):
+    with caplog.at_level(logging.INFO, logger="bot.ops.monitor"):
         monitor = asyncio.create_task(
             report_stalls(0, observe=stalls.append, worst_of_window=windows.append, window=0.3)
         )
