@@ -35,13 +35,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 def plural(count: int | str, word: str, many: str | None = None) -> str:
-    """``count`` and ``word`` agreeing: "1 die", "2 dice", "1,000 points" ("1-3 cards")."""
+    """``count`` and ``word`` agreeing: "1 die", "2 dice", "1,000 points" ("1-3 cards").
+
+    Transitional: engines return data and the presenters word it (``bot.words``); this goes
+    once no engine words a sentence."""
     shown = f"{count:,}" if isinstance(count, int) else str(count)
     return f"{shown} {word if count in (1, '1') else (many or word + 's')}"
 
 
 def ordinal(number: int) -> str:
-    """A place as people write it: 1st, 2nd, 3rd, 4th, 11th, 21st."""
+    """A place as people write it: 1st, 2nd, 3rd, 4th, 11th, 21st (transitional, as
+    :func:`plural`)."""
     if 10 <= number % 100 <= 20:
         return f"{number}th"
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
@@ -49,7 +53,40 @@ def ordinal(number: int) -> str:
 
 
 class GameError(Exception):
-    """Base of every error a player may read. ``str(error)`` is the sentence to show."""
+    """A refusal a player may read, as data: ``code`` names the catalogue message that words
+    it (``bot/words/locales``) and ``args`` fill it in.
+
+    ``GameError("qdice-error-no-score", dice="1 4 6")``. ``str(error)`` is for logs only:
+    the code and its arguments. A code with a space in it is a sentence from before the
+    catalogues (shown as it is; transitional).
+    """
+
+    def __init__(self, code: str, /, **args: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.args_ = args
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The arguments the message is filled in with."""
+        return self.args_
+
+    @property
+    def is_sentence(self) -> bool:
+        """True for a legacy error that carries its English sentence instead of a code."""
+        return " " in self.code
+
+    def __str__(self) -> str:
+        if not self.args_:
+            return self.code
+        return f"{self.code} {self.args_!r}"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled into and out of AI worker processes
+        return (_rebuild_error, (type(self), self.code, self.args_))
+
+
+def _rebuild_error(cls: type[GameError], code: str, args: dict[str, Any]) -> GameError:
+    return cls(code, **args)
 
 
 class IllegalAction(GameError):
@@ -99,20 +136,35 @@ class Rng(BaseModel):
 
 
 class Event(BaseModel):
-    """Something that happened, in a sentence everyone at the table may read.
+    """Something that happened, as data everyone at the table may read.
 
-    ``text`` may name seats as ``{p0}``, ``{p1}`` …; the core fills in display names.
-    ``kind`` is a short machine tag (``"roll"``, ``"bank"``, ``"bust"`` …) for renderers and
-    tests. Events are public: an engine never puts hidden information in one.
+    ``kind`` is a short tag (``"roll"``, ``"bank"``, ``"bust"`` …) and ``data`` its details
+    (JSON values only); ``seat`` is who did it, if anyone. The game's presenter words it
+    (message ``<game>-<kind>`` in the catalogues). Events are public: an engine never puts
+    hidden information in one.
+
+    ``text`` is transitional: a sentence an engine still words itself (``{p0}``, ``{p1}`` …
+    for seats), shown when the catalogue has no message for the kind.
     """
 
     kind: str
-    text: str
     seat: int | None = None
     data: dict[str, Any] = Field(default_factory=dict)
+    text: str = ""
 
     def render(self, names: Sequence[str]) -> str:
         return self.text.format(**{f"p{i}": name for i, name in enumerate(names)})
+
+    def entry(self) -> dict[str, Any]:
+        """The event as the game log keeps it."""
+        entry: dict[str, Any] = {"kind": self.kind}
+        if self.seat is not None:
+            entry["seat"] = self.seat
+        if self.data:
+            entry["data"] = self.data
+        if self.text:  # transitional
+            entry["text"] = self.text
+        return entry
 
 
 class Outcome(BaseModel):

@@ -25,6 +25,7 @@ from bot.games.coach import hint
 from bot.render.fingers import holding_text, render_fingers
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import ASK_TEXT, Control, Field, ModalSpec, Option, Panel
+from bot.words.events import GamePresenter
 
 MAX_OPTIONS = 25  # Discord's limit per select menu
 MAX_SELECTS = 4  # rows left for selects (the fifth holds nothing else, but stay safe)
@@ -41,7 +42,9 @@ def _who(names: list[str], seat: int | None) -> str:
     return names[seat] if seat is not None and 0 <= seat < len(names) else "nobody"
 
 
-class FingersUI:
+class FingersUI(GamePresenter):
+    game = "fingers"
+
     def table_image(
         self, observation: FingersObservation, names: list[str], log: list[str]
     ) -> Image.Image:

@@ -20,6 +20,7 @@ from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_of
 from bot.render.flume import render_flume, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel, Style
+from bot.words.events import GamePresenter
 
 PER_ROW = 5
 TWO_COLOUR_STYLE: dict[str, Style] = {
@@ -114,7 +115,9 @@ def _call_menus(obs: FlumeObservation, legal: list[str]) -> list[Control]:
     return controls
 
 
-class FlumeUI:
+class FlumeUI(GamePresenter):
+    game = "flume"
+
     def table_image(
         self, observation: FlumeObservation, names: list[str], log: list[str]
     ) -> Image.Image:

@@ -26,6 +26,7 @@ from bot.games.flux_scores import score_fields
 from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
+from bot.words.events import GamePresenter
 
 DICE_BUTTONS = 20  # more choices than this go into select menus (25 options each)
 
@@ -66,7 +67,9 @@ def value_text(value: int, target: int, raw: int | None = None) -> str:
     return text
 
 
-class FluxUI:
+class FluxUI(GamePresenter):
+    game = "flux"
+
     def table_image(
         self, observation: FluxObservation, names: list[str], log: list[str]
     ) -> Image.Image:

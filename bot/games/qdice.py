@@ -13,11 +13,14 @@ from bot.games.coach import hint, percent
 from bot.render.qdice import render_qdice
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Panel
+from bot.words.events import GamePresenter
 
 COLOUR_MARK = {"A": "⬜", "B": "🟦"}  # ivory and blue; the label names the colour too
 
 
-class QDiceUI:
+class QDiceUI(GamePresenter):
+    game = "qdice"
+
     def table_image(
         self, observation: QDiceObservation, names: list[str], log: list[str]
     ) -> Image.Image:

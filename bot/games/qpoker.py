@@ -28,6 +28,7 @@ from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_of
 from bot.render.qpoker import render_qpoker, render_qpoker_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
+from bot.words.events import GamePresenter
 
 CARD_HELP: dict[str, str] = {
     "X": "Flip one of your qubits (no effect in superposition)",
@@ -68,7 +69,9 @@ def _revealed_bit(view: QubitView) -> str:
     return _bit(view) + (f" ({', '.join(notes)})" if notes else "")
 
 
-class QPokerUI:
+class QPokerUI(GamePresenter):
+    game = "qpoker"
+
     def table_image(
         self, observation: QPokerObservation, names: list[str], log: list[str]
     ) -> Image.Image:

@@ -47,7 +47,7 @@ from bot.tables.rematch import Rematches
 from bot.tables.restore import Restorer
 from bot.tables.review import Reviews
 from bot.tables.shown import ShownLog
-from bot.tables.table import Table
+from bot.tables.table import LogEntry, Table
 from bot.tables.thinking import Thinker
 from bot.tables.views import Panel
 
@@ -442,7 +442,7 @@ class TableManager:
         trial = engine.copy_state(table.state)
         events = engine.apply(trial, seat, action)
         version = table.record.version + 1
-        lines, history = table.with_move(version, seat, [e.render(table.names) for e in events])
+        lines, history = table.with_move(version, seat, [e.entry() for e in events])
         finished = engine.is_over(trial)
         record = ActionRecord(
             version=version, seat=seat, action=action, user_id=user_id, at=self.clock()
@@ -470,7 +470,7 @@ class TableManager:
         self,
         table: Table,
         state: BaseModel,
-        lines: list[str],
+        lines: list[LogEntry],
         history: list[tuple[int, int]],
         actions: Sequence[ActionRecord],
         *,

@@ -177,7 +177,9 @@ def _public_panel(
     if record.status == "cancelled":
         panel = Panel(
             title=title,
-            description=table.log[-1] if table.log else "Cancelled.",
+            description=(
+                spec.ui.log_lines(table.log[-1:], table.names)[0] if table.log else "Cancelled."
+            ),
             colour=0x99AAB5,
         )
         return panel, None
@@ -189,12 +191,13 @@ def _public_panel(
     picture = _picture(table, pictured)
     draw = None
     if picture != shown:
-        table_id, ui, names, log = table.id, spec.ui, list(table.names), list(table.log)
+        table_id, ui, names = table.id, spec.ui, list(table.names)
+        log = spec.ui.log_lines(table.log, names)
 
         def draw() -> bytes:
             return FRAMES.encode(table_id, ui.table_image(pictured, names, log))
 
-    events = "\n".join(f"• {line}" for line in table.log[-4:])
+    events = "\n".join(f"• {line}" for line in spec.ui.log_lines(table.log[-4:], table.names))
     if record.status == "finished":
         outcome = engine.outcome(table.state)
         standings = standings_text(outcome, table.names)

@@ -21,7 +21,14 @@ class GameUI(Protocol):
     """How one game looks: pure functions of an observation (no Discord, no I/O)."""
 
     def table_image(self, observation: Any, names: list[str], log: list[str]) -> Image.Image:
-        """The public table picture (from a spectator's observation), not yet encoded."""
+        """The public table picture (from a spectator's observation), not yet encoded;
+        ``log`` is the recent events, worded (:meth:`log_lines`)."""
+
+    def event_line(self, entry: Any, names: Sequence[str]) -> str:
+        """An event (or an entry of the table's log) as a sentence."""
+
+    def log_lines(self, log: Sequence[Any], names: Sequence[str]) -> list[str]:
+        """The table's recent log, worded."""
 
     def turn_text(self, observation: Any, names: list[str]) -> str:
         """A line or two under the title: whose turn it is and what they are deciding."""

@@ -145,7 +145,7 @@ class GameReplay:
                 raise ReplayUnavailable(_no_longer(record.id)) from None
             if not events and done < len(actions):
                 continue  # a private selection: shown with the move it leads to
-            lines = tuple(event.render(names) for event in events)
+            lines = tuple(spec.ui.event_line(event, names) for event in events)
             steps.append(Step(action.seat, action.user_id, lines, engine.deal_of(state), done))
             if (len(steps) - 1) % SAVE_EVERY == 0:
                 saved[len(steps) - 1] = state.model_copy(deep=True)

@@ -12,6 +12,10 @@ from pydantic import BaseModel
 from bot.storage.models import GameRecord, SeatRecord
 from bot.tables.protocols import GameSpec
 
+LogEntry = str | dict[str, Any]
+"""An event as the log keeps it (:meth:`bot.engines.base.Event.entry`); a string is a
+sentence saved before events were data, shown as it was."""
+
 LOG_LENGTH = 6  # recent events kept with the snapshot and shown on the table
 HISTORY_LENGTH = 64  # recent (version, seat) pairs, enough to spot a stale double click
 
@@ -21,7 +25,7 @@ class Table:
     record: GameRecord
     spec: GameSpec
     state: BaseModel | None = None
-    log: list[str] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
     history: list[tuple[int, int]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     refresh_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -119,7 +123,7 @@ class Table:
     def snapshot_json(
         self,
         state: BaseModel | None = None,
-        log: list[str] | None = None,
+        log: list[LogEntry] | None = None,
         history: list[tuple[int, int]] | None = None,
     ) -> str:
         """The saved form of the table's play: engine state, recent events, recent movers."""
@@ -140,10 +144,10 @@ class Table:
         self.history = [(int(v), int(s)) for v, s in data.get("history", [])]
 
     def with_move(
-        self, version: int, seat: int, lines: list[str]
-    ) -> tuple[list[str], list[tuple[int, int]]]:
+        self, version: int, seat: int, lines: list[LogEntry]
+    ) -> tuple[list[LogEntry], list[tuple[int, int]]]:
         """The log and history as they will be once this move is saved."""
         return [*self.log, *lines][-LOG_LENGTH:], [*self.history, (version, seat)][-HISTORY_LENGTH:]
 
-    def note(self, line: str) -> None:
+    def note(self, line: LogEntry) -> None:
         self.log = [*self.log, line][-LOG_LENGTH:]

@@ -12,6 +12,7 @@ from bot.storage.backends import is_unavailable
 from bot.storage.leases import LeaseLost
 from bot.ui import answers
 from bot.ui.context import tables_of
+from bot.words import error_text
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ async def reply_error(
         answers.keep_silent(interaction)
         return
     if isinstance(original, GameError):
-        text = str(original)
+        text = error_text(original)
     elif isinstance(error, app_commands.CommandOnCooldown):
         text = f"Slow down a little: try again in {error.retry_after:.0f} s."
     elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
