@@ -155,7 +155,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         ops.wire(self)
         # AI decisions run in worker processes, started (and warmed) while we connect.
         await self.tables.thinker.start()
-        self.tree.on_error = self.on_app_command_error
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.controls.add(TableComponent)
         self.add_listener(self.controls.dispatch, "on_interaction")  # clicks, by custom_id
         self.add_listener(on_modal_submit, "on_interaction")  # table modals (text prompts)
@@ -358,7 +358,10 @@ class QuantumTableBot(commands.AutoShardedBot):
             missing.append("standby: waiting for a shard lease to come free")
         elif not expected:
             missing.append("holds no shard")
-        missing += [f"shard {i} lease not renewed lately" for i in expected if not keeper.valid(i)]
+        if keeper is not None:
+            missing += [
+                f"shard {i} lease not renewed lately" for i in expected if not keeper.valid(i)
+            ]
         if not self.restored.is_set():
             missing.append("tables not restored yet")
         return {

@@ -15,13 +15,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
 from bot.storage.leases import Fence, Holder, LeaseStore, ShardCountMismatch, ShardsRefused
 
 log = logging.getLogger(__name__)
 
-LostHandler = Callable[[set[int], str], Awaitable[None]]
+LostHandler = Callable[[set[int], str], Coroutine[Any, Any, None]]
 
 
 class LeaseKeeper:

@@ -29,7 +29,7 @@ import hashlib
 import re
 import socket
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, Protocol, TypeVar
@@ -50,8 +50,12 @@ from .urls import parts, redact, server
 BUSY_TIMEOUT_MS: Final = 2000
 """How long SQLite waits for another writer; kept under Discord's 3-second answer deadline."""
 
-Row = Mapping[str, Any]
-"""A result row: ``sqlite3.Row`` or ``asyncpg.Record``; both index by name and position."""
+
+class Row(Protocol):
+    """A result row: ``sqlite3.Row`` or ``asyncpg.Record``; both index by name and position."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
 
 T = TypeVar("T")
 
@@ -101,10 +105,10 @@ class SqliteConn:
         # One trip to the connection's thread (a cursor's execute, fetch and close are
         # three): every query asked for one row returns at most a few.
         rows = await self.raw.execute_fetchall(sql, params)
-        return next(iter(rows), None)  # type: ignore[return-value]
+        return next(iter(rows), None)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(await self.raw.execute_fetchall(sql, params))  # type: ignore[arg-type]
+        return list(await self.raw.execute_fetchall(sql, params))
 
     async def lock_key(self, key: str) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole file's write lock."""
@@ -127,7 +131,7 @@ class InlineConn:
             self.raw.executemany(sql, rows)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return self.raw.execute(sql, params).fetchone()  # type: ignore[no-any-return]
+        return self.raw.execute(sql, params).fetchone()
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return self.raw.execute(sql, params).fetchall()
@@ -145,7 +149,7 @@ def run_to_end(body: Coroutine[Any, Any, T]) -> T:
     try:
         body.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return done.value
     body.close()
     raise BodyWaited("a transaction body may await only its connection")
 
@@ -236,7 +240,7 @@ class SqliteBackend:
 
         async with self._lock:
             # aiosqlite's own way of running a function on its thread (what execute() uses)
-            return await self._conn.raw._execute(run)  # type: ignore[no-any-return]
+            return await self._conn.raw._execute(run)
 
     @asynccontextmanager
     async def exclusive(self) -> AsyncIterator[Conn]:
@@ -319,7 +323,7 @@ class PostgresConn:
             await self.raw.executemany(numbered(sql), rows)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return await self.raw.fetchrow(numbered(sql), *params)  # type: ignore[no-any-return]
+        return await self.raw.fetchrow(numbered(sql), *params)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self.raw.fetch(numbered(sql), *params))

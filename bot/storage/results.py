@@ -263,7 +263,7 @@ class ResultStore(Store):
             )
         names = {1: "easy", 2: "normal", 3: "hard"}
         return [
-            AIRecord(level=names[int(r["strength"])], games=int(r["games"]), wins=int(r["wins"]))  # type: ignore[arg-type]
+            AIRecord(level=names[int(r["strength"])], games=int(r["games"]), wins=int(r["wins"]))
             for r in rows
         ]
 

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal
 from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime.types import FluentType
 
 from bot.words import catalogue
 
@@ -66,7 +67,7 @@ class Words:
     @staticmethod
     def _bundle(locale: str) -> FluentBundle:
         language = catalogue.SOURCE if locale == catalogue.PSEUDO else locale
-        bundle = FluentBundle([language], use_isolating=False, functions={"ORDINAL": _ordinal})
+        bundle = FluentBundle([language], use_isolating=False, functions={"ORDINAL": _ORDINAL})
         for source in catalogue.sources(locale):
             bundle.add_resource(FluentResource(source))
         return bundle
@@ -141,18 +142,17 @@ class Words:
         return f"Words({self.locale!r})"
 
 
-def _ordinal(value: Any, **_: Any) -> str:
+def _ordinal(value: Any) -> str:
     """Fluent function ``ORDINAL($n)``: the CLDR ordinal category of ``n`` in English
     (``one``, ``two``, ``few``, ``other``), for a message to choose its suffix by."""
     number = int(getattr(value, "value", value))
-    return _ORDINAL_RULES(number)
+    return str(_ORDINAL_RULES(number))
 
 
-def _ordinal_rules() -> Any:
-    return Locale.parse(catalogue.SOURCE).ordinal_form
-
-
-_ORDINAL_RULES = _ordinal_rules()
+_ORDINAL_RULES = Locale.parse(catalogue.SOURCE).ordinal_form
+# Fluent types its functions as returning its own values; a plain string is what a selector
+# compares with its variants' keys.
+_ORDINAL = cast("Callable[[Any], FluentType]", _ordinal)
 
 
 @cache

@@ -407,7 +407,7 @@ class Gateway:
             await self._identify(conn, d or {})
         elif op == 6:
             await self._resume(conn, d or {})
-        elif op == 8:
+        elif op == 8 and d is not None:
             guild = self.world.guilds.get(int(d["guild_id"]))
             session = next((s for s in self.sessions.values() if s.connection is conn), None)
             if guild is not None and session is not None:

@@ -82,7 +82,7 @@ class Modal:
     @property
     def fields(self) -> list[dict[str, Any]]:
         """The inputs, each with its `label` (from a Label wrapper if there is one)."""
-        out = []
+        out: list[dict[str, Any]] = []
         for top in self.components:
             if top.get("type") == 1:
                 out.extend(dict(c) for c in top.get("components") or [])

@@ -132,6 +132,7 @@ class World:
         """Per-channel permission overwrite for a role or a member (as Discord's UI sets)."""
         ch = self.channels[ident(channel)]
         tid = ident(target)
+        assert ch.guild_id is not None, "a direct message has no overwrites"
         kind = 0 if isinstance(target, Role) or tid in self.guilds[ch.guild_id].roles else 1
         ch.overwrites[tid] = Overwrite(tid, kind, allow, deny)
         self.dispatch("CHANNEL_UPDATE", ch.payload())

@@ -33,7 +33,7 @@ OPTION_KINDS = {6: "user", 7: "channel", 8: "role", 9: "mentionable"}
 MESSAGE_LIMIT = 100  # the newest messages of a channel the page shows, as Discord loads them
 
 WORLD = web.AppKey("world", SandboxWorld)
-SOCKETS = web.AppKey("sockets", set)
+SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("sockets", set)
 MODALS = web.AppKey("modals", dict)
 TASKS = web.AppKey("tasks", set)
 
@@ -220,7 +220,7 @@ async def _act(request: web.Request, person: User, action: Any) -> web.Response:
 # --- handlers -----------------------------------------------------------------------------
 
 
-async def index(request: web.Request) -> web.Response:
+async def index(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
@@ -433,7 +433,8 @@ def create_app(world: SandboxWorld, cluster: ClusterControl | None = None) -> we
     async def close_sockets(app: web.Application) -> None:
         if listener in world.fake.listeners:
             world.fake.listeners.remove(listener)
-        for ws in list(app[SOCKETS]):
+        sockets: set[web.WebSocketResponse] = app[SOCKETS]
+        for ws in list(sockets):
             await ws.close(code=1001, message=b"sandbox stopping")
 
     app.on_startup.append(listen)
