@@ -8,6 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
+
 if TYPE_CHECKING:
     from bot.client import QuantumTableBot
 
@@ -21,7 +23,7 @@ class Admin(commands.Cog):
     def __init__(self, bot: QuantumTableBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="sync", description="Bot owner: sync slash commands now")
+    @app_commands.command(name="sync", description=described("command-sync"))
     @app_commands.check(_is_owner)
     @app_commands.default_permissions(administrator=True)
     async def sync(self, interaction: discord.Interaction) -> None:

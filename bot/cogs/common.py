@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.cogs.described import described
 from bot.engines.base import GameError
 from bot.tables import practice
 from bot.tables.confirm import kick_action
@@ -135,19 +136,19 @@ def game_group(
     game: str, title: str, start: app_commands.Command[Any, ..., Any]
 ) -> app_commands.Group:
     """``/<game>`` with ``start`` plus the subcommands every table has."""
-    group = app_commands.Group(name=game, description=f"Play {title}", guild_only=True)
+    group = app_commands.Group(
+        name=game, description=described("command-game", game=title), guild_only=True
+    )
     group.add_command(start)
 
-    @app_commands.command(
-        name="hand", description="Show your own view of the game (only you see it)"
-    )
+    @app_commands.command(name="hand", description=described("command-hand"))
     async def hand(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
         async with answers.in_time(interaction):
             panel = await _bot(interaction).tables.private_panel(table.id, interaction.user.id)
             await send_private(interaction, table, panel, edit=False)
 
-    @app_commands.command(name="status", description="Show the table here, only to you")
+    @app_commands.command(name="status", description=described("command-status"))
     async def status(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
         panel = _bot(interaction).tables.public_panel(table)
@@ -156,7 +157,7 @@ def game_group(
         parts.pop("view")
         await interaction.response.send_message(ephemeral=True, **parts)
 
-    @app_commands.command(name="leave", description="Give up your seat (an AI takes it over)")
+    @app_commands.command(name="leave", description=described("command-leave"))
     async def leave(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
         if table.record.status == "active":  # asks first, as the Leave button does
@@ -167,9 +168,7 @@ def game_group(
             await answers.send(interaction, content="You left the table.", ephemeral=True)
         await _bot(interaction).tables.refresh(table)
 
-    @app_commands.command(
-        name="rejoin", description="Take your seat back from the AI playing it for you"
-    )
+    @app_commands.command(name="rejoin", description=described("command-rejoin"))
     async def rejoin(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
         tables = _bot(interaction).tables
@@ -179,22 +178,20 @@ def game_group(
             await send_private(interaction, table, panel, edit=False)
         await tables.refresh(table)
 
-    @app_commands.command(name="cancel", description="Cancel the game here (host or Manage Server)")
+    @app_commands.command(name="cancel", description=described("command-cancel"))
     async def cancel(interaction: discord.Interaction) -> None:
         table = table_here(interaction, game)
         await ask_to_confirm(interaction, table, CANCEL)  # the Cancel button's question
 
-    @app_commands.command(
-        name="kick", description="Remove a player; an AI takes their seat (host or Manage Server)"
-    )
-    @app_commands.describe(player="The player to remove")
+    @app_commands.command(name="kick", description=described("command-kick"))
+    @app_commands.describe(player=described("command-kick", "player"))
     async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
         table = table_here(interaction, game)
         await ask_to_confirm(interaction, table, kick_action(player.id))
 
     @app_commands.command(
         name="learn",
-        description=f"A guided first game of {title} against easy AIs (practice, not rated)",
+        description=described("command-learn", game=title),
     )
     async def learn(interaction: discord.Interaction) -> None:
         await learn_table(interaction, game)

@@ -7,16 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import game_group, start_table
+from bot.cogs.described import described, start_options
 from bot.cogs.options import Bounded, TurnMinutes
 
 
-@app_commands.command(name="start", description="Open a Quantum Fingers table in this channel")
-@app_commands.describe(
-    fingers="Fingers of each flavour, and in each starting hand (default 4)",
-    thread="Host the game in a new thread",
-    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
-    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
-)
+@app_commands.command(name="start", description=described("command-start-fingers"))
+@app_commands.describe(**start_options("fingers", "fingers"))
 async def start(
     interaction: discord.Interaction,
     fingers: app_commands.Transform[int, Bounded("fingers", 3, 6)] = 4,

@@ -7,17 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import game_group, start_table
+from bot.cogs.described import described, start_options
 from bot.cogs.options import Bounded, TurnMinutes
 
 
-@app_commands.command(name="start", description="Open a Flume table in this channel")
-@app_commands.describe(
-    target="Points needed to win (default 21)",
-    four_colour="Four-colour deck (spades black, hearts red, diamonds blue, clubs green)",
-    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
-    thread="Host the game in a new thread",
-    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
-)
+@app_commands.command(name="start", description=described("command-start-flume"))
+@app_commands.describe(**start_options("flume", "target", "four_colour"))
 async def start(
     interaction: discord.Interaction,
     target: app_commands.Transform[int, Bounded("target", 5, 99)] = 21,

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import game_group, start_table
+from bot.cogs.described import described, start_options
 from bot.cogs.options import Bounded, Limited, TurnMinutes
 from bot.engines.flux.rules import VARIANTS
 
@@ -40,16 +41,8 @@ async def _autocomplete(
     return variant_choices(current)
 
 
-@app_commands.command(name="start", description="Open a Flux table in this channel")
-@app_commands.describe(
-    variants="Variant numbers, comma-separated, e.g. 1,4,17 (see /rules game:Flux)",
-    decks="Decks in the shoe: 3 to 6, or 1 to 2 with Variant 18",
-    deals="Variant 15: how many times each player deals before the game ends (default 2)",
-    limit="Variant 15: the game ends when someone reaches this score",
-    thread="Host the game in a new thread",
-    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
-    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
-)
+@app_commands.command(name="start", description=described("command-start-flux"))
+@app_commands.describe(**start_options("flux", "variants", "decks", "deals", "limit"))
 @app_commands.autocomplete(variants=_autocomplete)
 async def start(
     interaction: discord.Interaction,

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import __version__
+from bot.cogs.described import described
 from bot.cogs.options import OneOf
 from bot.engines.base import GameError, plural
 from bot.games import all_games
@@ -66,9 +67,7 @@ class General(commands.Cog):
     def __init__(self, bot: QuantumTableBot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name="help", description="What Quantum Table does and how to start a game"
-    )
+    @app_commands.command(name="help", description=described("command-help"))
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(
             title="Quantum Table",
@@ -136,8 +135,8 @@ class General(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="settings", description="Your settings on this server")
-    @app_commands.describe(turn_pings="Get a message that mentions you when your turn starts")
+    @app_commands.command(name="settings", description=described("command-settings"))
+    @app_commands.describe(turn_pings=described("command-settings", "turn_pings"))
     @app_commands.guild_only()
     async def settings(
         self, interaction: discord.Interaction, turn_pings: bool | None = None
@@ -156,7 +155,7 @@ class General(commands.Cog):
             ephemeral=True,
         )
 
-    @app_commands.command(name="about", description="Version, uptime and how busy the bot is")
+    @app_commands.command(name="about", description=described("command-about"))
     async def about(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(title="About Quantum Table", colour=0x5865F2)
         embed.add_field(name="Version", value=__version__)
@@ -168,8 +167,8 @@ class General(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="rules", description="How a game is played")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="rules", description=described("command-rules"))
+    @app_commands.describe(game=described("command-rules", "game"))
     async def rules(
         self,
         interaction: discord.Interaction,

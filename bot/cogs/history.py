@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import OneOf
 from bot.engines.base import GameError, plural
@@ -227,10 +228,10 @@ class History(commands.Cog):
             self._replays = Replays(self.bot.db, self.bot.games)
         return self._replays
 
-    @app_commands.command(
-        name="history", description="Recent finished games on this server, to replay"
+    @app_commands.command(name="history", description=described("command-history"))
+    @app_commands.describe(
+        user=described("command-history", "user"), game=described("command-history", "game")
     )
-    @app_commands.describe(user="Only this person's games", game="Only this game")
     @app_commands.guild_only()
     async def history(
         self,

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.cogs.general import GAME_CHOICES
 from bot.cogs.options import Bounded, OneOf
 from bot.engines.base import GameError, plural
@@ -119,8 +120,11 @@ class Leaderboard(commands.Cog):
     def __init__(self, bot: QuantumTableBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's standings in a game")
-    @app_commands.describe(game="Which game", page="Page number")
+    @app_commands.command(name="leaderboard", description=described("command-leaderboard"))
+    @app_commands.describe(
+        game=described("command-leaderboard", "game"),
+        page=described("command-leaderboard", "page"),
+    )
     @app_commands.guild_only()
     async def leaderboard(
         self,

@@ -7,16 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import game_group, start_table
+from bot.cogs.described import described, start_options
 from bot.cogs.options import Bounded, TurnMinutes
 
 
-@app_commands.command(name="start", description="Open a Quantum dice table in this channel")
-@app_commands.describe(
-    target="Points needed to win (default 10,000)",
-    thread="Host the game in a new thread",
-    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
-    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
-)
+@app_commands.command(name="start", description=described("command-start-qdice"))
+@app_commands.describe(**start_options("qdice", "target"))
 async def start(
     interaction: discord.Interaction,
     target: app_commands.Transform[int, Bounded("target", 1_000, 100_000)] = 10_000,

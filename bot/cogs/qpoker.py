@@ -9,19 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.common import game_group, start_table
+from bot.cogs.described import described, start_options
 from bot.cogs.options import Bounded, TurnMinutes
 
 
-@app_commands.command(name="start", description="Open a QuantumPoker table in this channel")
-@app_commands.describe(
-    chips="Chips each player starts with (default 20)",
-    rounds="Rounds in the match (default 5)",
-    community="Community cards each round: five, or one per player (default five)",
-    calling="Players may call measurement early (default on)",
-    thread="Host the game in a new thread",
-    hints="Players may ask for a hint on their move: the hard AI's move, and why (default off)",
-    turn_minutes="Minutes a player has for a move before an AI covers (default 5)",
-)
+@app_commands.command(name="start", description=described("command-start-qpoker"))
+@app_commands.describe(**start_options("qpoker", "chips", "rounds", "community", "calling"))
 async def start(
     interaction: discord.Interaction,
     chips: app_commands.Transform[int, Bounded("chips", 4, 1000)] = 20,

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.described import described
 from bot.engines.base import plural
 from bot.render.stats import RatingSeries, render_rating_chart_png
 from bot.storage import PROVISIONAL_GAMES, RatingPoint, UserStats
@@ -65,8 +66,8 @@ class Stats(commands.Cog):
     def __init__(self, bot: QuantumTableBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="stats", description="A player's record and rating on this server")
-    @app_commands.describe(player="Whose record (default: yours)")
+    @app_commands.command(name="stats", description=described("command-stats"))
+    @app_commands.describe(player=described("command-stats", "player"))
     @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction, player: discord.Member | None = None
