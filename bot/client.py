@@ -206,6 +206,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             ttl=self.settings.lease_seconds,
             holder=Holder.here(self.settings.host_name),
         )
+        keeper.on_outage = self.metrics.database_outages.inc
         claimed = await keeper.acquire(wait=shard_ids is None or self.wait_for_shards)
         if not claimed:
             return False
@@ -214,7 +215,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.db.fence = keeper.fence
         for shard_id, epoch in claimed.items():
             self.metrics.set_lease(shard_id, epoch)
-        keeper.start(self._shards_lost)
+        keeper.start(self._shards_lost, self._database_back)
         return True
 
     def may_act(self, guild_id: int | None) -> bool:
@@ -224,6 +225,29 @@ class QuantumTableBot(commands.AutoShardedBot):
         if keeper is None or self._closing:
             return False
         return keeper.valid(shard_of(guild_id, keeper.shard_count))
+
+    def _riding_out(self, guild_id: int | None) -> bool:
+        """Whether the server's shard is this process's but the database is away: its
+        interactions are answered (a move gets the polite "couldn't be saved just now"),
+        since nobody else can hold the shard meanwhile; the table writes nothing, as every
+        write needs the database and is fenced there."""
+        keeper = self.keeper
+        if keeper is None or self._closing:
+            return False
+        return keeper.riding_out(shard_of(guild_id, keeper.shard_count))
+
+    async def _database_back(self, away: float) -> None:
+        """The database answers again and the shards are still ours: the time it was away
+        is forgiven on every turn clock, and the tables carry on."""
+        if not hasattr(self, "tables"):
+            return
+        forgiven = await self.tables.restorer.forgive_outage()
+        log.info(
+            "Carrying on after %.1f s without the database: %d table(s), %d turn clock(s) moved on",
+            away,
+            len(self.tables.tables()),
+            forgiven,
+        )
 
     def _guard_interactions(self) -> None:
         """Drop interactions for shards this process may not act for before discord.py
@@ -235,7 +259,7 @@ class QuantumTableBot(commands.AutoShardedBot):
         def guarded(data: dict[str, Any]) -> None:
             raw = data.get("guild_id")
             guild_id = int(raw) if raw is not None else None
-            if self.may_act(guild_id):
+            if self.may_act(guild_id) or self._riding_out(guild_id):
                 parse(data)
             else:
                 log.warning(
@@ -358,6 +382,8 @@ class QuantumTableBot(commands.AutoShardedBot):
             missing.append("standby: waiting for a shard lease to come free")
         elif not expected:
             missing.append("holds no shard")
+        if keeper is not None and keeper.away_since is not None:
+            missing.append(f"database away for {keeper.clock() - keeper.away_since:.0f} s")
         if keeper is not None:
             missing += [
                 f"shard {i} lease not renewed lately" for i in expected if not keeper.valid(i)

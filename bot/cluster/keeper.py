@@ -7,6 +7,14 @@ enough that the lease cannot have ended, measured on this machine's monotonic cl
 process that was paused (SIGSTOP, a stalled VM) or cut off from the database therefore
 stops answering and talking for its shards the moment it wakes, before any renewal tells
 it whether the shards are still its own.
+
+A database that is away (stopped, failing over, unreachable) is not a lost lease: nobody can
+take a shard over while nobody can reach the leases. The keeper keeps its shards, stops
+acting for them (:meth:`valid` is false once the last renewal is too old), and tries again
+with backoff and jitter; when the database answers, a renewal finds each lease still its own
+(same epoch: nobody claimed it) or taken over, exactly as after a pause. A standby that saw
+the database away waits one more lease period after it returns before claiming a lease that
+ran out meanwhile, so that its holder, which is alive, renews it first.
 """
 
 from __future__ import annotations
@@ -14,15 +22,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from bot.storage.backends import is_unavailable
 from bot.storage.leases import Fence, Holder, LeaseStore, ShardCountMismatch, ShardsRefused
 
 log = logging.getLogger(__name__)
 
 LostHandler = Callable[[set[int], str], Coroutine[Any, Any, None]]
+BackHandler = Callable[[float], Coroutine[Any, Any, None]]
+
+RETRY_FIRST = 0.5
+"""Seconds before the first retry once the database is found away; doubling up to the
+renewal interval, each with jitter so that a cluster's processes don't retry in step."""
 
 
 class LeaseKeeper:
@@ -55,7 +70,26 @@ class LeaseKeeper:
         self._stopping = asyncio.Event()
         self._renewer: asyncio.Task[None] | None = None
         self._on_lost: LostHandler | None = None
+        self._on_back: BackHandler | None = None
         self._losing: set[asyncio.Task[None]] = set()
+        self.away_since: float | None = None
+        """When (this machine's monotonic clock) the database was first found away, while
+        it is; None while it answers."""
+        self._tries = 0
+        self._back_at = float("-inf")
+        """When a standby last saw the database return after an outage."""
+        self.on_outage: Callable[[], None] | None = None
+        """Called once per outage of the database this keeper sees (for /metrics)."""
+
+    @property
+    def database_away(self) -> bool:
+        """True while the database does not answer this process's lease renewals or claims."""
+        return self.away_since is not None
+
+    def riding_out(self, shard_id: int) -> bool:
+        """Whether ``shard_id`` is held but not acted for only because the database is away
+        (the shard is still this process's: nobody can take it over meanwhile)."""
+        return self.database_away and shard_id in self.fence.epochs
 
     @property
     def epochs(self) -> dict[int, int]:
@@ -81,6 +115,12 @@ class LeaseKeeper:
         (or :meth:`stop`: then nothing is claimed). Another shard count is always refused."""
         while not self._stopping.is_set():
             started = self.clock()
+            if wait and started - self._back_at < self.ttl:
+                # the database just came back: the holders of leases that ran out while it
+                # was away renew them first (they are alive); a standby waits its turn
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), poll)
+                continue
             try:
                 claimed = await self.store.claim(
                     self.holder,
@@ -96,8 +136,17 @@ class LeaseKeeper:
                     raise
                 reason = str(refused)
                 claimed = {}
+            except Exception as error:
+                if not is_unavailable(error):
+                    raise
+                self._away(error, "claiming shards")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), self._retry_delay())
+                continue
             else:
                 reason = f"all {self.shard_count} shard(s) are held by live processes"
+            if self.database_away:
+                self._back(grace=wait)
             if claimed and self._stopping.is_set():  # stopped while the claim committed
                 with contextlib.suppress(Exception):
                     await self.store.release(self.holder, claimed)
@@ -129,9 +178,46 @@ class LeaseKeeper:
         a little for clocks that run at slightly different rates."""
         return self.ttl - min(1.0, self.ttl / 10)
 
-    def start(self, on_lost: LostHandler) -> None:
-        """Renew in the background; ``on_lost(shards, reason)`` when shards are gone."""
+    def _away(self, error: BaseException, doing: str) -> None:
+        """The database did not answer: note it, and say so once per outage."""
+        if self.away_since is None:
+            self.away_since = self.clock()
+            if self.on_outage is not None:
+                self.on_outage()
+            log.warning(
+                "The database is away (%s while %s): this process keeps its Discord sessions"
+                " and %s; retrying with backoff",
+                _reason(error),
+                doing,
+                "its shards but acts for none until it is back" if self.fence.epochs else "waits",
+            )
+        else:
+            log.debug("The database is still away (%s)", _reason(error))
+        self._tries += 1
+
+    def _back(self, *, grace: bool = False) -> float:
+        """The database answered again after an outage; how long it was away."""
+        assert self.away_since is not None
+        away = self.clock() - self.away_since
+        self.away_since = None
+        self._tries = 0
+        if grace:
+            self._back_at = self.clock()
+        log.warning("The database is back after %.1f s", away)
+        return away
+
+    def _retry_delay(self) -> float:
+        """Backoff with jitter while the database is away, never longer than a renewal
+        interval (so a lease is renewed well within its length once it is back)."""
+        base = min(self.interval, RETRY_FIRST * 2 ** max(0, self._tries - 1))
+        return base * random.uniform(0.5, 1.0)
+
+    def start(self, on_lost: LostHandler, on_back: BackHandler | None = None) -> None:
+        """Renew in the background; ``on_lost(shards, reason)`` when shards are gone,
+        ``on_back(seconds_away)`` when the database answers again after an outage with
+        shards still held."""
         self._on_lost = on_lost
+        self._on_back = on_back
         self.fence.on_lost = self._write_refused
         self._renewer = asyncio.create_task(self._renew_forever(), name="shard-leases")
 
@@ -164,21 +250,34 @@ class LeaseKeeper:
                 self.store.renew(self.holder, held, self.ttl), self.interval
             )
         except Exception as error:
-            if self.clock() >= self._valid_until:
+            if is_unavailable(error) or isinstance(error, TimeoutError):
+                # Nobody can take a shard over while nobody reaches the leases: keep them,
+                # act for none once the lease may have run out (valid() says), try again.
+                if self.database_away or self.clock() >= self._valid_until:
+                    self._away(error, "renewing the shard leases")
+                else:
+                    log.warning("Could not renew the shard leases (will retry): %s", _reason(error))
+            elif self.clock() >= self._valid_until:
                 self._lose(set(held), f"could not renew the leases in time ({error!r})")
             else:
                 log.warning("Could not renew the shard leases (will retry): %r", error)
             return
+        away = self._back() if self.database_away else None
         if lost:
             self._lose(lost, "another process took the shard over")
         if self.clock() - started > self.interval:
             log.warning("Renewing the shard leases took %.1f s", self.clock() - started)
         self._valid_until = started + self._margin()
+        if away is not None and self.fence.epochs and self._on_back is not None:
+            task = asyncio.get_running_loop().create_task(self._on_back(away))
+            self._losing.add(task)
+            task.add_done_callback(self._losing.discard)
 
     async def _renew_forever(self) -> None:
         while not self._stopping.is_set():
+            pause = self._retry_delay() if self.database_away else self.interval
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), self.interval)
+                await asyncio.wait_for(self._stopping.wait(), pause)
             if self._stopping.is_set():
                 return
             await self.renew_once()
@@ -205,6 +304,12 @@ class LeaseKeeper:
             return
         self.fence.epochs.clear()
         log.info("Released shard(s) %s", _ids(held))
+
+
+def _reason(error: BaseException) -> str:
+    """An error in a few words for a log line (no traceback for an expected outage)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _ids(shards: object) -> str:

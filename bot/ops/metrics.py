@@ -86,6 +86,16 @@ class Metrics:
             ["shard"],
             registry=registry,
         )
+        self.database_away = Gauge(
+            PREFIX + "database_away_seconds",
+            "Seconds the database has been away (not answering lease renewals); 0 while it answers.",
+            registry=registry,
+        )
+        self.database_outages = Counter(
+            PREFIX + "database_outages_total",
+            "Times the database was found away by this process (each outage once).",
+            registry=registry,
+        )
         self.live_tables = Gauge(
             PREFIX + "live_tables",
             "Live tables (open or being played) this process hosts.",
@@ -165,6 +175,13 @@ class Metrics:
             manager = getattr(bot, "tables", None)
             return len(manager.tables()) if manager is not None else 0
 
+        def away() -> float:
+            keeper = bot.keeper
+            if keeper is None or keeper.away_since is None:
+                return 0.0
+            return max(0.0, keeper.clock() - keeper.away_since)
+
+        self.database_away.set_function(away)
         self.shards_connected.set_function(connected)
         self.shards_expected.set_function(expected)
         self.live_tables.set_function(tables)

@@ -26,9 +26,11 @@ import asyncio
 import errno
 import functools
 import hashlib
+import logging
 import re
 import socket
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -330,6 +332,41 @@ class PostgresConn:
 
     async def lock_key(self, key: str) -> None:
         await self.raw.execute("SELECT pg_advisory_xact_lock($1)", lock_number(key))
+
+
+class _PoolNoise(logging.Filter):
+    """asyncpg's pool logs a warning with a full traceback each time it fails to reconnect
+    while the server is away (every few seconds, in every process). That is expected during
+    an outage, which the shard keeper already reports: keep one line per outage, with the
+    reason, and drop the repeats until a reconnect works again."""
+
+    REPEAT_AFTER = 60.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._last = float("-inf")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "pool connection floor" not in record.getMessage():
+            return True
+        now = time.monotonic()
+        quiet = now - self._last < self.REPEAT_AFTER
+        self._last = now
+        if quiet:
+            return False
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            record.msg = (
+                "PostgreSQL cannot be reached to refill the connection pool (%s); retrying quietly"
+            )
+            record.args = (f"{type(error).__name__}: {error}",)
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+_POOL_NOISE = _PoolNoise()
+logging.getLogger("asyncpg.pool").addFilter(_POOL_NOISE)
 
 
 class PostgresBackend:

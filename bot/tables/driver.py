@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING
 
 from bot.engines.base import GameError, plural
+from bot.storage.backends import is_unavailable
 from bot.storage.leases import LeaseLost
 from bot.tables.panels import take_back_hint
 from bot.tables.protocols import TableMovedOn
@@ -91,14 +92,17 @@ class TurnDriver:
                 self.core.storage_failed(error)
                 failures += 1
                 delay = min(self.retry_max, self.retry_after * 2 ** (failures - 1))
-                # The first failure with its traceback; the retries after it briefly.
+                # The first failure with its traceback; the retries after it briefly. Storage
+                # that is away (an outage the shard keeper reports) is expected: one line.
+                expected = is_unavailable(error)
                 log.log(
-                    logging.ERROR if failures == 1 else logging.WARNING,
-                    "Game %s: a turn step failed (%d in a row); retrying in %.1f s",
+                    logging.ERROR if failures == 1 and not expected else logging.WARNING,
+                    "Game %s: a turn step failed (%d in a row%s); retrying in %.1f s",
                     table.id,
                     failures,
+                    f": {type(error).__name__}" if expected else "",
                     delay,
-                    exc_info=failures == 1,
+                    exc_info=failures == 1 and not expected,
                 )
                 if failures == 1:
                     await self._tell(table, PAUSED)

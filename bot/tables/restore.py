@@ -127,6 +127,22 @@ class Restorer:
         table.changed.set()
         self.core.refresh_soon(table)
 
+    async def forgive_outage(self) -> int:
+        """After the database was away: its time is not the players' fault either. Every
+        live table's deadline leaves at least half a turn, and its runner looks again."""
+        forgiven = 0
+        for table in self.core.tables():
+            async with table.lock:
+                before = table.record.deadline_at
+                try:
+                    await self._forgive_downtime(table)
+                except Exception as error:  # the runner's deadline check tries again
+                    self.core.storage_failed(error)
+                    continue
+                forgiven += before != table.record.deadline_at
+            table.changed.set()
+        return forgiven
+
     async def _forgive_downtime(self, table: Table) -> None:
         """Time the bot was away is not the players' fault: leave them half a turn at least."""
         core = self.core

@@ -88,16 +88,25 @@ async def test_a_refused_write_is_noticed_at_once(two: tuple[Database, Database]
     assert lost.seen[0][0] == {0} and "a write was refused" in lost.seen[0][1]
 
 
-async def test_a_holder_cut_off_from_the_database_gives_up_when_its_lease_could_have_ended(
+async def test_a_holder_cut_off_from_the_database_keeps_its_shards_and_acts_for_none(
     two: tuple[Database, Database],
 ) -> None:
+    """Nobody can take a shard over while nobody reaches the leases: a database that is
+    away is ridden out, not taken for a lost lease."""
     a, _ = two
     now = [100.0]
     active = keeper(a, "active", 10.0, clock=lambda: now[0])
     await active.acquire(wait=False)
-    lost = Losses()
-    active.start(lost)
+    lost, back = Losses(), []
+    outages: list[int] = []
+    active.on_outage = lambda: outages.append(1)
+
+    async def returned(away: float) -> None:
+        back.append(away)
+
+    active.start(lost, returned)
     active.stop()
+    renew = active.store.renew
 
     async def unreachable(*args: object) -> set[int]:
         raise OSError("connection refused")
@@ -105,12 +114,52 @@ async def test_a_holder_cut_off_from_the_database_gives_up_when_its_lease_could_
     active.store.renew = unreachable  # type: ignore[method-assign]
     now[0] += 5  # within the lease: keep trying, keep acting
     await active.renew_once()
-    assert active.valid(0) and not lost.seen
+    assert active.valid(0) and not active.database_away and not lost.seen
     now[0] += 5  # past what the last renewal guaranteed
     assert not active.valid(0)  # quiet at once, before any renewal
-    await active.renew_once()
-    await asyncio.wait_for(lost.event.wait(), 2)
-    assert lost.seen[0][0] == {0, 1} and "could not renew" in lost.seen[0][1]
+    for _ in range(3):  # away for three lease periods
+        await active.renew_once()
+        now[0] += 10
+    assert active.database_away and outages == [1]
+    assert active.riding_out(0) and active.riding_out(1) and not active.valid(0)
+    assert active.shard_ids == [0, 1] and not lost.seen
+    active.store.renew = renew  # type: ignore[method-assign]
+    await active.renew_once()  # back: nobody claimed the leases, so they are still ours
+    await asyncio.sleep(0)
+    assert active.valid(0) and not active.database_away and not active.riding_out(0)
+    assert active.epochs == {0: 1, 1: 1} and not lost.seen
+    assert back == [pytest.approx(30.0)]
+
+
+async def test_after_an_outage_a_standby_leaves_the_holders_a_lease_period_to_renew(
+    two: tuple[Database, Database],
+) -> None:
+    a, b = two
+    now = [0.0]
+    active = keeper(a, "active", 4.0, clock=lambda: now[0])
+    standby = keeper(b, "standby", 4.0, clock=lambda: now[0])
+    await active.acquire(wait=False)
+    claim = standby.store.claim
+    calls = [0]
+
+    async def unreachable(*args: object, **kwargs: object) -> dict[int, int]:
+        calls[0] += 1
+        if calls[0] >= 3:
+            standby.store.claim = claim  # type: ignore[method-assign]
+        raise OSError("connection refused")
+
+    standby.store.claim = unreachable  # type: ignore[method-assign]
+    now[0] += 30  # the leases ran out while the database was away
+    waiting = asyncio.create_task(standby.acquire(wait=True, poll=0.01))
+    await asyncio.sleep(3)  # the claims fail (backoff), then the database is back
+    assert calls[0] >= 3 and not waiting.done() and not standby.database_away
+    await active.renew_once()  # the holder renews within the standby's grace
+    assert active.valid(0) and active.epochs == {0: 1, 1: 1}
+    now[0] += 5  # grace over; the leases are live: the standby keeps waiting
+    await asyncio.sleep(0.1)
+    assert not waiting.done() and standby.standby
+    standby.stop()
+    assert await asyncio.wait_for(waiting, 2) == {}
 
 
 async def test_a_woken_process_is_quiet_until_a_renewal_confirms(
