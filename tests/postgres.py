@@ -102,6 +102,14 @@ class TempPostgres:
         if self.passwords:
             (data / "pg_hba.conf").write_text(PASSWORD_HBA)
         self.port = free_port()
+        self._launch(timeout)
+
+    def _launch(self, timeout: float) -> None:
+        """Start the server on its data folder and port; wait until it listens."""
+        assert self.folder is not None
+        bins = server_binaries()
+        data, sockets = self.folder / "data", self.folder / "run"
+        env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
         self._process = subprocess.Popen(
             [
                 str(bins / "postgres"),
@@ -115,7 +123,7 @@ class TempPostgres:
                 "-c", "max_connections=200",
             ],
             stdout=subprocess.DEVNULL,
-            stderr=open(self.folder / "server.log", "wb"),  # noqa: SIM115 - the server owns it
+            stderr=open(self.folder / "server.log", "ab"),  # noqa: SIM115 - the server owns it
             env=env,
             **self._user,
         )  # fmt: skip
@@ -133,6 +141,19 @@ class TempPostgres:
                 self.stop()
                 raise PostgresUnavailable("postgres did not start listening in time")
             time.sleep(0.05)
+
+    def halt(self) -> None:
+        """Stop the server as ``pg_ctl -m fast stop`` does (SIGINT: clients cut off, nothing
+        lost), keeping its data for :meth:`resume`: a database outage."""
+        assert self._process is not None and self._process.poll() is None
+        self._process.send_signal(signal.SIGINT)
+        self._process.wait(20)
+        self._process = None
+
+    def resume(self, timeout: float = 60) -> None:
+        """Start the halted server again on the same port and data."""
+        assert self._process is None
+        self._launch(timeout)
 
     async def _admin(self) -> Any:
         import asyncpg

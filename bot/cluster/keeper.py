@@ -121,6 +121,20 @@ class LeaseKeeper:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stopping.wait(), poll)
                 continue
+            if self.database_away:
+                # Back yet? Ask before claiming anything: leases that ran out while the
+                # database was away are not free until their holders had their chance.
+                try:
+                    await self.store.now()
+                except Exception as error:
+                    if not is_unavailable(error):
+                        raise
+                    self._away(error, "waiting for shards")
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._stopping.wait(), self._retry_delay())
+                    continue
+                self._back(grace=wait)
+                continue
             try:
                 claimed = await self.store.claim(
                     self.holder,
@@ -145,8 +159,6 @@ class LeaseKeeper:
                 continue
             else:
                 reason = f"all {self.shard_count} shard(s) are held by live processes"
-            if self.database_away:
-                self._back(grace=wait)
             if claimed and self._stopping.is_set():  # stopped while the claim committed
                 with contextlib.suppress(Exception):
                     await self.store.release(self.holder, claimed)

@@ -139,16 +139,18 @@ async def test_after_an_outage_a_standby_leaves_the_holders_a_lease_period_to_re
     active = keeper(a, "active", 4.0, clock=lambda: now[0])
     standby = keeper(b, "standby", 4.0, clock=lambda: now[0])
     await active.acquire(wait=False)
-    claim = standby.store.claim
+    claim, clock = standby.store.claim, standby.store.now
     calls = [0]
 
     async def unreachable(*args: object, **kwargs: object) -> dict[int, int]:
         calls[0] += 1
-        if calls[0] >= 3:
+        if calls[0] >= 3:  # back: the next call reaches it
             standby.store.claim = claim  # type: ignore[method-assign]
+            standby.store.now = clock  # type: ignore[method-assign]
         raise OSError("connection refused")
 
     standby.store.claim = unreachable  # type: ignore[method-assign]
+    standby.store.now = unreachable  # type: ignore[method-assign,assignment]
     now[0] += 30  # the leases ran out while the database was away
     waiting = asyncio.create_task(standby.acquire(wait=True, poll=0.01))
     await asyncio.sleep(3)  # the claims fail (backoff), then the database is back
