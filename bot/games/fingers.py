@@ -9,6 +9,8 @@ named yet opens a modal for its name (select value ``?new:<player>``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PIL import Image
 
@@ -25,6 +27,7 @@ from bot.games.coach import hint
 from bot.render.fingers import holding_text, render_fingers
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import ASK_TEXT, Control, Field, ModalSpec, Option, Panel
+from bot.words import Words, t
 from bot.words.events import GamePresenter
 
 MAX_OPTIONS = 25  # Discord's limit per select menu
@@ -35,15 +38,30 @@ _NEW = re.compile(r"^\?new:(\d+)$")
 def flavour_name(obs: FingersObservation, flavour: int | None) -> str:
     if flavour is None:
         return "?"
-    return obs.names[flavour] or f"flavour {flavour + 1}"
+    return obs.names[flavour] or t("fingers-flavour-number", number=flavour + 1)
 
 
-def _who(names: list[str], seat: int | None) -> str:
-    return names[seat] if seat is not None and 0 <= seat < len(names) else "nobody"
+def _who(names: Sequence[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else t("fingers-nobody")
 
 
 class FingersUI(GamePresenter):
     game = "fingers"
+
+    def event_args(
+        self,
+        kind: str,
+        seat: int | None,
+        data: Mapping[str, Any],
+        names: Sequence[str],
+        words: Words,
+    ) -> dict[str, Any]:
+        """Seats named in an event's data (whom was asked, who asks next) as names."""
+        return {
+            key: _who(names, data[key])
+            for key in ("target", "next", "asker")
+            if isinstance(data.get(key), int)
+        }
 
     def table_image(
         self, observation: FingersObservation, names: list[str], log: list[str]
@@ -56,19 +74,15 @@ class FingersUI(GamePresenter):
             return ""
         asker = _who(names, obs.current)
         if obs.phase == "answer":
-            return (
-                f"**{asker}** asked **{_who(names, obs.asked)}** for "
-                f"{flavour_name(obs, obs.flavour)}: both answers are still consistent, so "
-                f"{_who(names, obs.asked)} chooses (press **My hand**)."
+            return t(
+                "fingers-turn-answer",
+                asker=asker,
+                asked=_who(names, obs.asked),
+                flavour=flavour_name(obs, obs.flavour),
             )
         if obs.phase == "book":
-            return (
-                f"**{asker}** may hold every {flavour_name(obs, obs.flavour)}: they decide whether "
-                "to declare a book (press **My hand**)."
-            )
-        return (
-            f"**{asker}** to ask (press **My hand**) · ask {obs.asks + 1} of at most {obs.max_asks}"
-        )
+            return t("fingers-turn-book", asker=asker, flavour=flavour_name(obs, obs.flavour))
+        return t("fingers-turn-ask", asker=asker, ask=obs.asks + 1, most=obs.max_asks)
 
     def public_controls(self, observation: FingersObservation, legal: list[str]) -> list[Control]:
         return []  # every decision is made in the player's own view
@@ -78,26 +92,23 @@ class FingersUI(GamePresenter):
     ) -> Panel:
         obs = observation
         seat = obs.seat if obs.seat is not None else 0
+        books = ", ".join(flavour_name(obs, f) for f in obs.books[seat])
         fields = [
-            Field("Your fingers", str(obs.counts[seat])),
-            Field("Your books", ", ".join(flavour_name(obs, f) for f in obs.books[seat]) or "none"),
-            Field("What your hand may hold", self._hand_text(obs, seat), inline=False),
+            Field(t("fingers-field-fingers"), str(obs.counts[seat])),
+            Field(t("fingers-field-books"), books or t("fingers-field-books-none")),
+            Field(t("fingers-field-hand"), self._hand_text(obs, seat), inline=False),
         ]
         if not legal:
-            waiting = ", ".join(_who(names, s) for s in self._to_act(obs)) or "nobody"
-            text = f"Waiting for **{waiting}**. Everything is public: watch the table."
-            return Panel(title="Your hand", description=text, fields=fields)
+            waiting = ", ".join(_who(names, s) for s in self._to_act(obs)) or t("fingers-nobody")
+            text = t("fingers-panel-waiting", waiting=waiting)
+            return Panel(title=t("fingers-panel-title"), description=text, fields=fields)
         if obs.phase == "answer":
             return self._answer_panel(obs, names, fields)
         if obs.phase == "book":
             return self._book_panel(obs, fields)
         return Panel(
-            title="Your turn: ask someone",
-            description=(
-                "Pick whom to ask and for which flavour. You may only ask for a flavour you "
-                "could still hold; a new flavour is named by you. A yes gives you another ask; "
-                "a no passes the turn on."
-            ),
+            title=t("fingers-panel-ask-title"),
+            description=t("fingers-panel-ask"),
             fields=fields,
             controls=self.ask_controls(obs, legal, names),
         )
@@ -107,15 +118,14 @@ class FingersUI(GamePresenter):
         if match is None or f"new:{match[1]}" not in ask_actions(observation):
             return None
         return ModalSpec(
-            title="Name a new flavour",
-            label="Flavour name",
+            title=t("fingers-modal-title"),
+            label=t("fingers-modal-label"),
             max_length=NAME_LENGTH,
-            placeholder="juniper berries",
+            placeholder=t("fingers-modal-placeholder"),
         )
 
     def options_text(self, config: FingersConfig) -> str:
-        k = config.per_flavour
-        return f"One flavour per player, {k} fingers of each; everyone starts with {k} fingers."
+        return t("fingers-options", fingers=config.per_flavour)
 
     def hint_text(
         self, observation: FingersObservation, analysis: Analysis, names: list[str]
@@ -144,40 +154,34 @@ class FingersUI(GamePresenter):
                     continue
                 unnamed_done = True
                 count = sum(1 for n in obs.names if n is None)
-                name = f"each unnamed flavour ({count})"
-            parts.append(f"{name}: {holding_text(obs.lo[seat][f], obs.hi[seat][f])}")
-        return "\n".join(parts) or "nothing"
+                name = t("fingers-hand-unnamed", count=count)
+            holding = holding_text(obs.lo[seat][f], obs.hi[seat][f])
+            parts.append(t("fingers-hand-line", flavour=name, holding=holding))
+        return "\n".join(parts) or t("fingers-hand-nothing")
 
     def _answer_panel(
         self, obs: FingersObservation, names: list[str], fields: list[Field]
     ) -> Panel:
         flavour = flavour_name(obs, obs.flavour)
         return Panel(
-            title=f"{_who(names, obs.current)} asks you for {flavour}",
-            description=(
-                "Both answers fit some consistent deal, so it is your choice. **Yes** hands "
-                f"over one finger of {flavour} and lets them ask again; **No** commits you to "
-                "holding none and passes the turn on."
-            ),
+            title=t("fingers-panel-answer-title", asker=_who(names, obs.current), flavour=flavour),
+            description=t("fingers-panel-answer", flavour=flavour),
             fields=fields,
             controls=[
-                Control("yes", f"Yes, hand over {flavour}"[:80], "success", row=0),
-                Control("no", "No, I have none", "danger", row=0),
+                Control("yes", t("fingers-control-yes", flavour=flavour)[:80], "success", row=0),
+                Control("no", t("fingers-control-no"), "danger", row=0),
             ],
         )
 
     def _book_panel(self, obs: FingersObservation, fields: list[Field]) -> Panel:
         flavour = flavour_name(obs, obs.flavour)
         return Panel(
-            title=f"A book of {flavour}?",
-            description=(
-                f"You may hold all {obs.per_flavour} {flavour}, but you need not. **Declare** "
-                "puts them down as a book; **Keep** commits you to not holding them all."
-            ),
+            title=t("fingers-panel-book-title", flavour=flavour),
+            description=t("fingers-panel-book", fingers=obs.per_flavour, flavour=flavour),
             fields=fields,
             controls=[
-                Control("book", "Declare the book", "success", row=0),
-                Control("keep", "Keep them", "secondary", row=0),
+                Control("book", t("fingers-control-book"), "success", row=0),
+                Control("keep", t("fingers-control-keep"), "secondary", row=0),
             ],
         )
 
@@ -187,23 +191,22 @@ class FingersUI(GamePresenter):
         """Select menus of every consistent ask, one per player asked when they fit."""
         by_target: dict[int, list[Option]] = {}
         for action in legal:
-            verb, target, *rest = action.split(":")
+            verb, target = action.split(":")[:2]
             q = int(target)
+            label = move_text(obs, action, names)[:100]
             if verb == "ask":
-                label = f"Ask {_who(names, q)} for {flavour_name(obs, int(rest[0]))}"
-                option = Option(label[:100], action)
+                option = Option(label, action)
             else:
-                label = f"Ask {_who(names, q)} for a new flavour (you name it)"
-                option = Option(label[:100], ASK_TEXT + action, emoji="✏️")
+                option = Option(label, ASK_TEXT + action, emoji="✏️")
             by_target.setdefault(q, []).append(option)
         if len(by_target) <= MAX_SELECTS:
             return [
                 Control(
                     f"pick{q}",
-                    f"Ask {_who(names, q)} for…",
+                    t("fingers-control-ask-menu", target=_who(names, q)),
                     row=row,
                     options=tuple(options),
-                    placeholder=f"Ask {_who(names, q)} for…"[:150],
+                    placeholder=t("fingers-control-ask-menu", target=_who(names, q))[:150],
                 )
                 for row, (q, options) in enumerate(by_target.items())
             ]
@@ -212,13 +215,21 @@ class FingersUI(GamePresenter):
         return [
             Control(
                 f"pick{row}",
-                "Ask someone…",
+                t("fingers-control-ask-someone"),
                 row=row,
                 options=tuple(chunk),
-                placeholder=f"Ask someone… ({row + 1}/{len(chunks)})",
+                placeholder=t("fingers-control-ask-page", page=row + 1, pages=len(chunks)),
             )
             for row, chunk in enumerate(chunks[:MAX_SELECTS])
         ]
+
+
+_MOVES = {
+    "yes": "fingers-control-answer-yes",
+    "no": "fingers-control-answer-no",
+    "book": "fingers-control-book",
+    "keep": "fingers-control-keep",
+}
 
 
 def move_text(obs: FingersObservation, move: str, names: list[str]) -> str:
@@ -226,33 +237,26 @@ def move_text(obs: FingersObservation, move: str, names: list[str]) -> str:
     verb, _, rest = move.partition(":")
     if verb == "ask":
         q, f = (int(x) for x in rest.split(":")[:2])
-        return f"Ask {_who(names, q)} for {flavour_name(obs, f)}"
+        return t("fingers-control-ask", target=_who(names, q), flavour=flavour_name(obs, f))
     if verb == "new":
-        return f"Ask {_who(names, int(rest.split(':')[0]))} for a new flavour (you name it)"
-    return {
-        "yes": "Answer yes",
-        "no": "Answer no",
-        "book": "Declare the book",
-        "keep": "Keep them",
-    }.get(move, move)
+        return t("fingers-control-ask-new", target=_who(names, int(rest.split(":")[0])))
+    return t(_MOVES[move]) if move in _MOVES else move
 
 
 def _outcome(value: float | None) -> str:
-    """What a line comes to under careful play: a win, a loss, or no result in sight."""
+    """What a line comes to under careful play: ``win``, ``loss``, ``open`` (no result in
+    sight) or ``none`` (not weighed)."""
     if value is None:
-        return "not weighed"
+        return "none"
     if value > 0.5:
-        return "a win"
+        return "win"
     if value < UNDECIDED / 2:
-        return "a loss"
-    return "no result in sight"
+        return "loss"
+    return "open"
 
 
-ANSWERS = {
-    "yes": " They have to say yes, so you keep the turn.",
-    "choice": " They may answer either way.",
-    "no": " They have to say no, so the turn passes on.",
-}
+ANSWERS = ("yes", "choice", "no")
+"""How the player asked may answer the suggested ask (``answer`` in its detail)."""
 
 
 def hint_text(obs: FingersObservation, analysis: Analysis, names: list[str]) -> str:
@@ -261,46 +265,37 @@ def hint_text(obs: FingersObservation, analysis: Analysis, names: list[str]) -> 
     def name(move: str) -> str:
         return move_text(obs, move, names)
 
+    def then(*sentences: str) -> str:
+        return " ".join(s for s in sentences if s)
+
     best = analysis.best
-    answer = ANSWERS.get(str(best.detail.get("answer", "")), "")
+    said = str(best.detail.get("answer", ""))
+    answer = t("fingers-hint-answer", answer=said) if said in ANSWERS else ""
     if analysis.reason == "forced":
-        why = (
-            "That starts a forced win: whatever anyone answers, you can empty your hand on "
-            "this turn."
-        )
-        return hint(analysis, name, why)
+        return hint(analysis, name, t("fingers-hint-forced"))
     if analysis.kind == "rule":
-        return hint(
-            analysis,
-            name,
-            "There was no time to look ahead: this is a careful " + "player's move." + answer,
-        )
+        return hint(analysis, name, then(t("fingers-hint-rule"), answer))
 
     def figure(value: MoveValue) -> str:
-        said = _outcome(value.value)
+        outcome = t("fingers-hint-outcome", outcome=_outcome(value.value))
         if value.detail.get("answer") == "yes":
-            said += ", you keep the turn"
-        return said
+            return t("fingers-hint-keeps-turn", outcome=outcome)
+        return outcome
 
     depth = int(analysis.detail.get("depth", 1))
-    ahead = "Playing the game out" if depth <= 1 else f"Looking {depth} of your moves ahead"
-    ahead += " with everyone else playing carefully"
     outcome = _outcome(best.value)
-    if outcome == "a win":
-        why = f"{ahead}, this leads to your win."
-    elif outcome == "a loss":
-        why = f"{ahead}, every move loses in the end; this one holds out the longest."
-    else:
-        why = f"{ahead}, no move forces a result yet."
-    why += answer
+    ahead = t(
+        "fingers-hint-ahead",
+        deep=depth > 1,
+        depth=depth,
+        outcome="open" if outcome == "none" else outcome,
+    )
+    why = then(ahead, answer)
     shown = [v for v in analysis.top(3) if "open" in v.detail]
-    if len(shown) > 1 and outcome != "a win":
+    if len(shown) > 1 and outcome != "win":
         most = max(int(v.detail["open"]) for v in shown)
         if int(best.detail.get("open", -1)) == most:
-            why += (
-                " It also leaves the most about every hand undetermined, so nobody can plan a "
-                "forced win against you yet."
-            )
+            why = then(why, t("fingers-hint-open"))
     return hint(analysis, name, why, figure)
 
 
@@ -309,5 +304,5 @@ SPEC = GameSpec(
     ui=FingersUI(),
     emoji="✋",
     ai=GameAI(decide=fingers_ai.decide, analyse=fingers_ai.analyse),
-    blurb="Go Fish with no cards: only fingers, and a history that must stay consistent.",
+    blurb=t("fingers-blurb"),  # worded once, at import, in the default language
 )

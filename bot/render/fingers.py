@@ -27,6 +27,7 @@ from bot.render.common import (
     table_canvas,
     to_png,
 )
+from bot.words import t
 
 GRID_TOP = 80
 LOG_TOP = 476
@@ -47,22 +48,25 @@ def columns(obs: FingersObservation) -> list[tuple[int, str]]:
     named = [(f, name) for f, name in enumerate(obs.names) if name is not None]
     unnamed = [f for f, name in enumerate(obs.names) if name is None]
     if unnamed:
-        named.append((unnamed[0], f"unnamed ×{len(unnamed)}"))
+        named.append((unnamed[0], t("fingers-picture-unnamed", count=len(unnamed))))
     return named
 
 
 def _status(obs: FingersObservation, names: list[str]) -> tuple[str, RGB]:
     if obs.phase == "over":
         if obs.winner is not None:
-            return f"{seat_name(names, obs.winner)} wins with an empty hand!", PALETTE.accent
-        return "A draw: nobody emptied their hand.", PALETTE.text_dim
+            winner = seat_name(names, obs.winner)
+            return t("fingers-picture-won", player=winner), PALETTE.accent
+        return t("fingers-picture-draw"), PALETTE.text_dim
     asker = seat_name(names, obs.current or 0)
     flavour = obs.names[obs.flavour] if obs.flavour is not None else None
     if obs.phase == "answer" and obs.asked is not None:
-        return f"{asker} asks {seat_name(names, obs.asked)} for {flavour}: yes or no?", PALETTE.text
+        asked = seat_name(names, obs.asked)
+        text = t("fingers-picture-answer", asker=asker, asked=asked, flavour=flavour)
+        return text, PALETTE.text
     if obs.phase == "book":
-        return f"{asker} may declare a book of {flavour}", PALETTE.text
-    return f"{asker} to ask", PALETTE.text
+        return t("fingers-picture-book", asker=asker, flavour=flavour), PALETTE.text
+    return t("fingers-picture-ask", asker=asker), PALETTE.text
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[str]) -> None:
@@ -70,7 +74,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list
     draw_text(
         draw, (WIDTH - MARGIN, 22), text, 18, colour, anchor="rm", max_width=WIDTH - 320, bold=True
     )
-    asks = f"ask {obs.asks} of at most {obs.max_asks} · {obs.per_flavour} of each flavour"
+    asks = t("fingers-picture-asks", asks=obs.asks, most=obs.max_asks, fingers=obs.per_flavour)
     draw_text(draw, (WIDTH - MARGIN, 46), asks, 15, PALETTE.text_dim, anchor="rm")
 
 
@@ -107,9 +111,11 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
     row_h = min(48, (LOG_TOP - 12 - GRID_TOP - 34) // max(1, rows))
     panel(draw, (left, GRID_TOP, right, LOG_TOP - 12), PALETTE.panel, radius=12)
     head_y = GRID_TOP + 18
-    draw_text(draw, (left + 14, head_y), "PLAYER", 14, PALETTE.text_dim, anchor="lm")
+    heading = t("fingers-picture-player")
+    draw_text(draw, (left + 14, head_y), heading, 14, PALETTE.text_dim, anchor="lm")
+    heading = t("fingers-picture-fingers")
     draw_text(
-        draw, (left + name_w + COUNT_W / 2, head_y), "FINGERS", 14, PALETTE.text_dim, anchor="mm"
+        draw, (left + name_w + COUNT_W / 2, head_y), heading, 14, PALETTE.text_dim, anchor="mm"
     )
     for i, (f, label) in enumerate(cols):
         x = flavour_left + (i + 0.5) * flavour_w
@@ -122,7 +128,9 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
             else PALETTE.text_dim
         )
         _draw_label(draw, (x, head_y), label, flavour_w - 6, colour)
-    draw_text(draw, (right - BOOKS_W / 2, head_y), "BOOKS", 14, PALETTE.text_dim, anchor="mm")
+    heading = t("fingers-picture-books")
+    draw_text(draw, (right - BOOKS_W / 2, head_y), heading, 14, PALETTE.text_dim, anchor="mm")
+    booked_mark = t("fingers-picture-booked")
     for seat in range(rows):
         top = GRID_TOP + 34 + seat * row_h
         mid = top + row_h / 2
@@ -150,7 +158,7 @@ def _draw_grid(draw: ImageDraw.ImageDraw, obs: FingersObservation, names: list[s
         for i, (f, _) in enumerate(cols):
             x = flavour_left + (i + 0.5) * flavour_w
             if obs.remaining[f] == 0:
-                mark = "book" if f in obs.books[seat] else "·"
+                mark = booked_mark if f in obs.books[seat] else "·"
                 colour = PALETTE.good if f in obs.books[seat] else PALETTE.text_faint
                 draw_text(draw, (x, mid), mark, 16, colour, anchor="mm")
                 continue
@@ -215,7 +223,7 @@ def render_fingers(
     obs: FingersObservation, names: list[str], log: list[str] | None = None
 ) -> Image.Image:
     """The table picture: header with the status, the knowledge grid, recent events."""
-    image = table_canvas("Quantum Fingers", title_x=MARGIN, title_size=28)
+    image = table_canvas(t("fingers-picture-title"), title_x=MARGIN, title_size=28)
     draw = ImageDraw.Draw(image)
     _draw_header(draw, obs, names)
     _draw_grid(draw, obs, names)

@@ -34,7 +34,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng, plural
+from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
 from bot.engines.fingers.logic import Bounds, initial_bounds, restrict
 
 MAX_ASKS = 200
@@ -68,9 +68,8 @@ _ACTION = re.compile(
 
 
 class FingersConfig(BaseModel):
-    per_flavour: int = Field(
-        default=4, ge=3, le=6, description="fingers of each flavour (and in each starting hand)"
-    )
+    per_flavour: int = Field(default=4, ge=3, le=6)
+    """Fingers of each flavour (and in each starting hand)."""
 
 
 class FingersObservation(BaseModel):
@@ -115,29 +114,27 @@ class FingersState(BaseModel):
     draw: bool = False
 
 
-def _safe(text: str) -> str:
-    """User text inside an Event template (braces are placeholders there)."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
 def clean_name(raw: str) -> str:
     """A flavour name as typed, trimmed with inner whitespace collapsed."""
     return " ".join(raw.split())
 
 
-def name_problem(name: str, taken: list[str | None]) -> str | None:
-    """Why ``name`` can't name a new flavour, or None if it can."""
+def name_problem(name: str, taken: list[str | None]) -> IllegalAction | None:
+    """Why ``name`` can't name a new flavour (the refusal to raise), or None if it can."""
     if not name:
-        return "Give the new flavour a name."
+        return IllegalAction("fingers-error-name-empty")
     if len(name) > NAME_LENGTH:
-        return f"Flavour names are at most {NAME_LENGTH} characters; that one is {len(name)}."
+        return IllegalAction("fingers-error-name-too-long", limit=NAME_LENGTH, length=len(name))
     bad = sorted({ch for ch in name if ch in FORBIDDEN or not ch.isprintable()})
     if bad:
-        return "Flavour names can't contain " + " ".join(repr(ch) for ch in bad) + "."
+        # the refused characters as Python shows them ('(' '\\n'): symbols, no words
+        return IllegalAction(
+            "fingers-error-name-characters", characters=" ".join(repr(ch) for ch in bad)
+        )
     if "://" in name or "www." in name.casefold():
-        return "Flavour names can't be web addresses."
+        return IllegalAction("fingers-error-name-address")
     if any(t is not None and t.casefold() == name.casefold() for t in taken):
-        return f"There is already a flavour called {name!r}: ask for it by name instead."
+        return IllegalAction("fingers-error-name-taken", name=name)
     return None
 
 
@@ -219,7 +216,7 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         """The winner (empty hand) first, then everyone by books, most first; ``scores`` are
         books. A draw ranks nobody above anyone."""
         if state.phase != "over":
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction("fingers-error-not-over")
         n = state.n_players
         books = [float(len(state.books[s])) for s in range(n)]
         if state.winner is None:
@@ -228,7 +225,6 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
                 ranks=[0] * n,
                 winners=[],
                 draw=True,
-                summary="A draw: nobody emptied their hand.",
                 unit="book",
             )
         w = state.winner
@@ -237,7 +233,6 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
             scores=books,
             ranks=[0 if s == w else 1 + others.index(books[s]) for s in range(n)],
             winners=[w],
-            summary=f"{{p{w}}} wins with an empty hand.",
             unit="book",
         )
 
@@ -247,26 +242,23 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         """Check the move fully, then play it; a refused move leaves ``state`` untouched."""
         match = _ACTION.match(action.strip())
         if match is None:
-            raise InvalidAction(
-                f"I don't know the move {action[:40]!r}; use ask:<player>:<flavour>, "
-                "new:<player>:<name>, yes, no, book or keep."
-            )
+            raise InvalidAction("fingers-error-unknown-move", move=action[:40])
         if state.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("fingers-error-game-over")
         if seat not in self.to_act(state):
-            raise IllegalAction("It is not your move.")
+            raise IllegalAction("fingers-error-not-your-move")
         word = match["word"]
         if word in ("yes", "no"):
             if state.phase != "answer":
-                raise IllegalAction("Nobody is waiting for your answer.")
+                raise IllegalAction("fingers-error-no-question")
             return self._answer(state, word)
         if word in ("book", "keep"):
             if state.phase != "book":
-                raise IllegalAction("There is no book to decide on now.")
+                raise IllegalAction("fingers-error-no-book")
             return self._book_choice(state, word)
         if state.phase != "ask":
-            waiting = "answer yes or no" if state.phase == "answer" else "declare a book or keep"
-            raise IllegalAction(f"You can't ask now: {waiting} first.")
+            # phase "answer": answer yes or no first; "book": declare a book or keep first
+            raise IllegalAction("fingers-error-cannot-ask-now", phase=state.phase)
         if match["ask"]:
             target, flavour = int(match["q"]), int(match["f"])
             self._check_target(state, seat, target)
@@ -276,37 +268,32 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         self._check_target(state, seat, target)
         flavour = self._unnamed(state)
         if flavour is None:
-            raise IllegalAction("Every flavour has a name already: ask for one of them.")
+            raise IllegalAction("fingers-error-all-named")
         if state.hi[seat][flavour] < 1:
-            raise IllegalAction(
-                "You can't hold any flavour that has no name yet: ask for a named one."
-            )
+            raise IllegalAction("fingers-error-cannot-hold-unnamed")
         raw = match["name"]
         name = clean_name(raw) if raw is not None else self._stock_name(state)
         problem = name_problem(name, state.names)
         if problem is not None:
-            raise IllegalAction(problem)
+            raise problem
         return self._ask(state, seat, target, flavour, name)
 
     def _check_target(self, state: FingersState, seat: int, target: int) -> None:
         if target >= state.n_players:
-            raise IllegalAction(f"There is no player {target}.")
+            raise IllegalAction("fingers-error-no-player", number=target)
         if target == seat:
-            raise IllegalAction("Ask somebody else, not yourself.")
+            raise IllegalAction("fingers-error-ask-yourself")
         if state.counts[target] == 0:
-            raise IllegalAction("That player holds no fingers, so you can't ask them.")
+            raise IllegalAction("fingers-error-empty-hand")
 
     def _check_flavour(self, state: FingersState, seat: int, flavour: int) -> None:
         if flavour >= state.n_players or state.names[flavour] is None:
-            raise IllegalAction("That flavour has no name yet: ask for a new flavour instead.")
+            raise IllegalAction("fingers-error-flavour-unnamed")
         name = state.names[flavour]
         if state.remaining[flavour] == 0:
-            raise IllegalAction(f"The {name} are all booked already.")
+            raise IllegalAction("fingers-error-all-booked", name=name)
         if state.hi[seat][flavour] < 1:
-            raise IllegalAction(
-                f"You can't ask for {name}: no deal consistent with the game so far leaves "
-                f"you holding any. You may only ask for a flavour you could hold."
-            )
+            raise IllegalAction("fingers-error-cannot-hold", name=name)
 
     @staticmethod
     def _unnamed(state: FingersState) -> int | None:
@@ -328,17 +315,19 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
     ) -> list[Event]:
         if name is not None:
             state.names[flavour] = name
-        label = _safe(state.names[flavour] or "")
         state.asks += 1
         self._constrain(state, seat, flavour, at_least=1)
         state.asked, state.flavour = target, flavour
-        named = " (naming a new flavour)" if name is not None else ""
         events = [
             Event(
                 kind="ask",
                 seat=seat,
-                text=f"{{p{seat}}} asks {{p{target}}} for {label}{named}.",
-                data={"target": target, "flavour": flavour, "named": name is not None},
+                data={
+                    "target": target,
+                    "flavour": flavour,
+                    "name": state.names[flavour] or "",
+                    "named": name is not None,
+                },
             )
         ]
         can_yes = state.hi[target][flavour] >= 1
@@ -355,8 +344,7 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
     def _resolve(self, state: FingersState, *, yes: bool, forced: bool) -> list[Event]:
         asker, target, flavour = state.current, state.asked, state.flavour
         assert asker is not None and target is not None and flavour is not None
-        label = _safe(state.names[flavour] or "")
-        note = " (forced: no consistent deal allows the other answer)" if forced else ""
+        name = state.names[flavour] or ""
         if not yes:
             self._constrain(state, target, flavour, at_most=0)
             nxt = (asker + 1) % state.n_players
@@ -364,8 +352,7 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
                 Event(
                     kind="no",
                     seat=target,
-                    text=f"{{p{target}}} has no {label}{note}. The turn passes to {{p{nxt}}}.",
-                    data={"flavour": flavour, "forced": forced},
+                    data={"flavour": flavour, "name": name, "forced": forced, "next": nxt},
                 )
             ]
             return events + self._start_ask(state, nxt)
@@ -375,8 +362,7 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
             Event(
                 kind="yes",
                 seat=target,
-                text=f"{{p{target}}} hands {{p{asker}}} a finger of {label}{note}.",
-                data={"flavour": flavour, "forced": forced},
+                data={"flavour": flavour, "name": name, "forced": forced, "asker": asker},
             )
         ]
         k = state.config.per_flavour
@@ -393,13 +379,11 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         if word == "book":
             return self._declare(state, asker, flavour, forced=False)
         self._constrain(state, asker, flavour, at_most=state.config.per_flavour - 1)
-        label = _safe(state.names[flavour] or "")
         events = [
             Event(
                 kind="keep",
                 seat=asker,
-                text=f"{{p{asker}}} declares no book: they do not hold every {label}.",
-                data={"flavour": flavour},
+                data={"flavour": flavour, "name": state.names[flavour] or ""},
             )
         ]
         return events + self._start_ask(state, asker)
@@ -413,16 +397,17 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         state.counts[seat] -= k
         state.remaining[flavour] = 0
         state.books[seat].append(flavour)
-        label = _safe(state.names[flavour] or "")
-        left = plural(state.counts[seat], "finger")
         events = [
             Event(
                 kind="book",
                 seat=seat,
-                text=f"{{p{seat}}} has a book of {label}"
-                + (" (forced)" if forced else "")
-                + f" and puts {k} fingers down; {left} left.",
-                data={"flavour": flavour, "forced": forced},
+                data={
+                    "flavour": flavour,
+                    "name": state.names[flavour] or "",
+                    "forced": forced,
+                    "fingers": k,
+                    "left": state.counts[seat],
+                },
             )
         ]
         return events + self._start_ask(state, seat)
@@ -432,24 +417,20 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
         state.current, state.phase, state.asked, state.flavour = seat, "ask", None, None
         if state.counts[seat] == 0:
             state.phase, state.winner = "over", seat
-            return [
-                Event(
-                    kind="win",
-                    seat=seat,
-                    text=f"It is {{p{seat}}}'s turn and their hand is empty: {{p{seat}}} wins!",
-                )
-            ]
+            return [Event(kind="win", seat=seat)]
+        # why a draw: "asks" (MAX_ASKS asks made), "repeat" (a position came round again),
+        # "stuck" (the asker has nobody to ask)
         reason = None
         key = position_key(state)
         if state.asks >= MAX_ASKS:
-            reason = f"{MAX_ASKS} asks have been made"
+            reason = "asks"
         elif key in state.seen:
-            reason = "the same position came round again"
+            reason = "repeat"
         elif not _can_ask(state, seat):
-            reason = f"{{p{seat}}} has nobody to ask"
+            reason = "stuck"
         if reason is not None:
             state.phase, state.draw = "over", True
-            return [Event(kind="draw", text=f"The game is drawn: {reason}.")]
+            return [Event(kind="draw", data={"reason": reason, "asks": MAX_ASKS, "asker": seat})]
         state.seen.append(key)
         return []
 
