@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
 
 from bot import ops
 from bot.cluster.keeper import LeaseKeeper
@@ -203,6 +204,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             shard_count=count,
             shard_ids=shard_ids,
             per_process=self.settings.shards_per_process,
+            ceiling=self.settings.shards_ceiling,
             ttl=self.settings.lease_seconds,
             holder=Holder.here(self.settings.host_name),
         )
@@ -215,7 +217,12 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.db.fence = keeper.fence
         for shard_id, epoch in claimed.items():
             self.metrics.set_lease(shard_id, epoch)
-        keeper.start(self._shards_lost, self._database_back)
+        keeper.start(
+            self._shards_lost,
+            self._database_back,
+            on_gained=self._shards_gained,
+            on_handover=self._hand_over,
+        )
         return True
 
     def may_act(self, guild_id: int | None) -> bool:
@@ -235,6 +242,50 @@ class QuantumTableBot(commands.AutoShardedBot):
         if keeper is None or self._closing:
             return False
         return keeper.riding_out(shard_of(guild_id, keeper.shard_count))
+
+    async def _shards_gained(self, shards: set[int]) -> None:
+        """Shards nobody held are this process's now: their tables are restored first (a
+        click finds them), then their gateway sessions connect (Discord's start limit
+        between them, booked across processes)."""
+        keeper = self.keeper
+        assert keeper is not None
+        for shard_id in shards:
+            self.metrics.set_lease(shard_id, keeper.epochs[shard_id])
+        self.shard_ids = keeper.shard_ids
+        self._connection.shard_ids = self.shard_ids
+        if hasattr(self, "tables"):
+            self.tables.shards = self.shard_set()
+            restored = await self.tables.restorer.restore(
+                only=ShardSet(tuple(sorted(shards)), keeper.shard_count)
+            )
+        else:
+            restored = 0
+        log.warning(
+            "Took shard(s) %s over: %d table(s) restored; connecting them",
+            ",".join(map(str, sorted(shards))),
+            restored,
+        )
+        for shard_id in sorted(shards):
+            if not self._closing:
+                await self.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard_id)
+
+    async def _hand_over(self, shards: set[int]) -> None:
+        """Shards this process holds beyond its share go to a process that waits: their
+        tables are let go (moves under way finish saving first) and their sessions close;
+        the keeper then releases the leases."""
+        keeper = self.keeper
+        assert keeper is not None
+        self.shard_ids = keeper.shard_ids
+        self._connection.shard_ids = self.shard_ids
+        if hasattr(self, "tables"):
+            await self.tables.settle()
+            await self.tables.drop_shards(self.shard_set())
+        for shard_id in shards:
+            self.metrics.clear_lease(shard_id)
+            self._sessions.discard(shard_id)
+            info = self.get_shard(shard_id)
+            if info is not None:
+                await info.disconnect()
 
     async def _database_back(self, away: float) -> None:
         """The database answers again and the shards are still ours: the time it was away

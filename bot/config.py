@@ -52,6 +52,13 @@ class Settings(BaseSettings):
         description="With SHARD_IDS=auto, how many shards this process takes at most (default:"
         " every free one).",
     )
+    shards_ceiling: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="With SHARD_IDS=auto, the most shards this process holds when it takes over"
+        " those of a process that died and no standby did (default: every shard).",
+    )
     lease_seconds: float = Field(
         default=15.0,
         ge=2,
@@ -133,6 +140,7 @@ class Settings(BaseSettings):
         "shard_count",
         "shard_ids",
         "shards_per_process",
+        "shards_ceiling",
         "host_name",
         "ai_workers",
         "metrics_port",
@@ -178,6 +186,14 @@ class Settings(BaseSettings):
     def _shards_fit(self) -> Self:
         if self.shards_per_process is not None and self.shard_ids != "auto":
             raise ValueError("SHARDS_PER_PROCESS goes with SHARD_IDS=auto")
+        if self.shards_ceiling is not None and self.shard_ids != "auto":
+            raise ValueError("SHARDS_CEILING goes with SHARD_IDS=auto")
+        if (
+            self.shards_ceiling is not None
+            and self.shards_per_process is not None
+            and self.shards_ceiling < self.shards_per_process
+        ):
+            raise ValueError("SHARDS_CEILING is below SHARDS_PER_PROCESS")
         if self.shard_ids is None or self.shard_ids == "auto":
             return self
         if self.shard_count is None:

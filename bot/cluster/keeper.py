@@ -15,6 +15,15 @@ with backoff and jitter; when the database answers, a renewal finds each lease s
 (same epoch: nobody claimed it) or taken over, exactly as after a pause. A standby that saw
 the database away waits one more lease period after it returns before claiming a lease that
 ran out meanwhile, so that its holder, which is alive, renews it first.
+
+Every shard is owned while any process lives. With ``SHARD_IDS=auto`` an active process
+looks, at each renewal, for shards that have had no live lease for most of a lease period
+(a process died and no standby took them: standbys look every second, so they come first)
+and adopts them, up to its ceiling. A process holding more than its share
+(``SHARDS_PER_PROCESS``) hands the extra shards back, one renewal at a time, while another
+process waits for one: it stops acting for them, lets their tables go and releases their
+leases, and the waiting process claims them with a new epoch, as Kafka's consumer groups
+hand partitions over when members come and go. At no moment do two processes hold one.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ log = logging.getLogger(__name__)
 
 LostHandler = Callable[[set[int], str], Coroutine[Any, Any, None]]
 BackHandler = Callable[[float], Coroutine[Any, Any, None]]
+ShardsHandler = Callable[[set[int]], Coroutine[Any, Any, None]]
 
 RETRY_FIRST = 0.5
 """Seconds before the first retry once the database is found away; doubling up to the
@@ -50,16 +60,19 @@ class LeaseKeeper:
         shard_count: int,
         shard_ids: Sequence[int] | None,
         per_process: int | None = None,
+        ceiling: int | None = None,
         ttl: float = 15.0,
         holder: Holder | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``shard_ids``: exactly these shards; ``None``: any free ones (``SHARD_IDS=auto``),
-        at most ``per_process``."""
+        at most ``per_process`` at the start, and up to ``ceiling`` (default: every shard)
+        when adopting the shards of a process that died."""
         self.store = store
         self.shard_count = shard_count
         self.wanted = sorted(set(shard_ids)) if shard_ids is not None else None
         self.per_process = per_process
+        self.ceiling = ceiling
         self.ttl = ttl
         self.holder = holder or Holder.here()
         self.clock = clock
@@ -78,6 +91,12 @@ class LeaseKeeper:
         self._tries = 0
         self._back_at = float("-inf")
         """When a standby last saw the database return after an outage."""
+        self._on_gained: ShardsHandler | None = None
+        self._on_handover: ShardsHandler | None = None
+        self.unowned: dict[int, float] = {}
+        """Shards of the cluster without a live lease, and for how long (seconds), as last
+        seen (for /metrics and the log)."""
+        self._unowned_told: set[int] = set()
         self.on_outage: Callable[[], None] | None = None
         """Called once per outage of the database this keeper sees (for /metrics)."""
 
@@ -164,6 +183,9 @@ class LeaseKeeper:
                     await self.store.release(self.holder, claimed)
                 return {}
             if claimed:
+                if self.standby:
+                    with contextlib.suppress(Exception):
+                        await self.store.stop_waiting(self.holder)
                 self.fence.epochs.update(claimed)
                 self._valid_until = started + self._margin()
                 if self.standby:
@@ -181,6 +203,9 @@ class LeaseKeeper:
             if not self.standby:
                 log.info("Standby: %s; taking over the moment a lease ends", reason)
                 self.standby = True
+            if wait and self.wanted is None:
+                with contextlib.suppress(Exception):  # only a hint for the holders
+                    await self.store.wait_for_shards(self.holder, self.shard_count, self.ttl)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), poll)
         return {}
@@ -224,12 +249,22 @@ class LeaseKeeper:
         base = min(self.interval, RETRY_FIRST * 2 ** max(0, self._tries - 1))
         return base * random.uniform(0.5, 1.0)
 
-    def start(self, on_lost: LostHandler, on_back: BackHandler | None = None) -> None:
+    def start(
+        self,
+        on_lost: LostHandler,
+        on_back: BackHandler | None = None,
+        *,
+        on_gained: ShardsHandler | None = None,
+        on_handover: ShardsHandler | None = None,
+    ) -> None:
         """Renew in the background; ``on_lost(shards, reason)`` when shards are gone,
         ``on_back(seconds_away)`` when the database answers again after an outage with
-        shards still held."""
+        shards still held; ``on_gained(shards)`` after adopting shards nobody held,
+        ``on_handover(shards)`` before handing shards over (the process lets them go)."""
         self._on_lost = on_lost
         self._on_back = on_back
+        self._on_gained = on_gained
+        self._on_handover = on_handover
         self.fence.on_lost = self._write_refused
         self._renewer = asyncio.create_task(self._renew_forever(), name="shard-leases")
 
@@ -293,6 +328,105 @@ class LeaseKeeper:
             if self._stopping.is_set():
                 return
             await self.renew_once()
+            if not self.database_away and not self._stopping.is_set():
+                try:
+                    await self.rebalance()
+                except Exception as error:  # the next renewal looks again
+                    if not is_unavailable(error):
+                        log.warning("Could not look for unowned shards", exc_info=True)
+
+    @property
+    def room(self) -> int:
+        """How many more shards this process may hold (its ceiling less what it holds)."""
+        return (self.ceiling or self.shard_count) - len(self.fence.epochs)
+
+    async def rebalance(self) -> None:
+        """Note the cluster's unowned shards; with ``SHARD_IDS=auto``, adopt those nobody has
+        held for most of a lease period and hand one extra shard back while a process waits
+        for one. Only while every lease held is valid."""
+        if not self.fence.epochs or not all(self.valid(i) for i in self.fence.epochs):
+            return
+        self.unowned = await self.store.unowned(self.shard_count)
+        for shard_id, seconds in sorted(self.unowned.items()):
+            if seconds >= self._adopt_after and shard_id not in self._unowned_told:
+                self._unowned_told.add(shard_id)
+                log.warning("Shard %d has had no owner for %.0f s", shard_id, seconds)
+        self._unowned_told &= set(self.unowned)
+        if self.wanted is not None:
+            return  # fixed shards (SHARD_IDS=0,1): the operator places them
+        share = self.per_process or self.shard_count
+        held = len(self.fence.epochs)
+        if held < share:
+            # Below its share (it took over as a standby while another held extra shards):
+            # claim what is free now, and say it waits for the rest.
+            gained = await self._claim(want=share - held, unowned_for=0.0)
+            if held + len(gained) < share:
+                await self.store.wait_for_shards(self.holder, self.shard_count, self.ttl)
+            else:
+                await self.store.stop_waiting(self.holder)
+            if gained:
+                return
+        elif (
+            self.room > 0
+            and any(s >= self._adopt_after for s in self.unowned.values())
+            and await self._claim(want=self.room, unowned_for=self._adopt_after)
+        ):
+            return
+        if held <= share or not await self.store.waiting(self.shard_count):
+            return
+        extra = {max(self.fence.epochs)}  # one a renewal: the waiting process claims it
+        for shard_id in extra:
+            del self.fence.epochs[shard_id]  # this process acts for it no more, from now
+        if self._on_handover is not None:
+            await self._on_handover(extra)
+        await self.store.release(self.holder, extra)
+        log.info(
+            "Handed shard(s) %s over: a process waits, and this one holds more than its share",
+            _ids(extra),
+        )
+
+    async def _claim(self, *, want: int, unowned_for: float) -> dict[int, int]:
+        """Claim up to ``want`` free shards while active; tell the process it has them."""
+        started = self.clock()
+        claimed = await self.store.claim(
+            self.holder,
+            self.shard_count,
+            shard_ids=None,
+            want=want,
+            ttl=self.ttl,
+            unowned_for=unowned_for,
+        )
+        if not claimed:
+            return claimed
+        self.fence.epochs.update(claimed)
+        self._valid_until = min(self._valid_until, started + self._margin())
+        for shard_id in claimed:
+            self.unowned.pop(shard_id, None)
+        log.warning(
+            "Took over shard(s) %s (epochs %s): %s",
+            _ids(claimed),
+            ",".join(str(claimed[i]) for i in sorted(claimed)),
+            "handed over by a process with more than its share"
+            if unowned_for == 0
+            else "no process held them",
+        )
+        if self._on_gained is not None:
+            # in the background: connecting the shards waits on Discord's start limit, and
+            # the renewals must go on meanwhile
+            self._background(self._on_gained(set(claimed)))
+        return claimed
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._losing.add(task)
+        task.add_done_callback(self._losing.discard)
+
+    @property
+    def _adopt_after(self) -> float:
+        """Seconds a shard must have gone without a live lease before an active process
+        adopts it: standbys (which look every second) come first, and the shard is owned
+        again within two lease periods of its holder's last renewal."""
+        return self.ttl - self.interval
 
     def stop(self) -> None:
         """Stop renewing (and waiting as a standby); the leases stay until released."""

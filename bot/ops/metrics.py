@@ -96,6 +96,16 @@ class Metrics:
             "Times the database was found away by this process (each outage once).",
             registry=registry,
         )
+        self.shards_unowned = Gauge(
+            PREFIX + "shards_unowned",
+            "Shards of the cluster with no live lease, as this process last looked.",
+            registry=registry,
+        )
+        self.shard_unowned_seconds = Gauge(
+            PREFIX + "shard_unowned_seconds",
+            "Seconds the longest-unowned shard of the cluster has had no live lease.",
+            registry=registry,
+        )
         self.live_tables = Gauge(
             PREFIX + "live_tables",
             "Live tables (open or being played) this process hosts.",
@@ -181,7 +191,16 @@ class Metrics:
                 return 0.0
             return max(0.0, keeper.clock() - keeper.away_since)
 
+        def unowned() -> float:
+            return float(len(bot.keeper.unowned)) if bot.keeper is not None else 0.0
+
+        def unowned_for() -> float:
+            keeper = bot.keeper
+            return max(keeper.unowned.values(), default=0.0) if keeper is not None else 0.0
+
         self.database_away.set_function(away)
+        self.shards_unowned.set_function(unowned)
+        self.shard_unowned_seconds.set_function(unowned_for)
         self.shards_connected.set_function(connected)
         self.shards_expected.set_function(expected)
         self.live_tables.set_function(tables)

@@ -169,12 +169,15 @@ class LeaseStore:
         shard_ids: Sequence[int] | None,
         want: int | None = None,
         ttl: float,
+        unowned_for: float = 0.0,
     ) -> dict[int, int]:
         """Claim shards; returns shard id -> epoch.
 
         ``shard_ids``: exactly these, or :class:`ShardsRefused` naming a live holder (all or
         nothing). ``None``: up to ``want`` shards that are free (never held, let go, run
-        out, or held by a process gone from this machine), lowest first; possibly none.
+        out, or held by a process gone from this machine), lowest first; possibly none;
+        with ``unowned_for``, only shards without a live lease for that many seconds (an
+        active process adopting a dead one's shards leaves standbys the first chance).
         Either way, a live lease of another shard count refuses the claim.
         """
         async with self._db._write() as conn:
@@ -220,7 +223,13 @@ class LeaseStore:
                     )
                 chosen = sorted(set(shard_ids))
             else:
-                free = [i for i in range(shard_count) if not taken(leases.get(i))]
+
+                def unowned(lease: Lease | None) -> bool:
+                    if lease is None:
+                        return True
+                    return not taken(lease) and now - lease.expires_at >= unowned_for
+
+                free = [i for i in range(shard_count) if unowned(leases.get(i))]
                 chosen = free if want is None else free[:want]
             # Rows of a shard count that is no longer run (a re-shard) go once nobody holds them.
             stale = [i for i, lease in leases.items() if i >= shard_count and not taken(lease)]
@@ -259,6 +268,49 @@ class LeaseStore:
             )
         kept = {int(r["shard_id"]) for r in rows if epochs.get(int(r["shard_id"])) == r["epoch"]}
         return set(epochs) - kept
+
+    async def unowned(self, shard_count: int) -> dict[int, float]:
+        """Shards of the cluster with no live lease: seconds since each lease ended (a
+        shard never held counts from when the first lease of the cluster began)."""
+        async with self._db._read() as conn:
+            now = await self._now(conn)
+            rows = await conn.fetchall(
+                "SELECT shard_id, acquired_at, expires_at FROM shard_leases WHERE shard_count = ?",
+                (shard_count,),
+            )
+        ended = {int(r["shard_id"]): float(r["expires_at"]) for r in rows}
+        first = min((float(r["acquired_at"]) for r in rows), default=now)
+        return {
+            shard_id: now - ended.get(shard_id, first)
+            for shard_id in range(shard_count)
+            if ended.get(shard_id, first) <= now
+        }
+
+    async def wait_for_shards(self, me: Holder, shard_count: int, ttl: float) -> None:
+        """Say that ``me`` waits for a shard (renewed at each look while it waits)."""
+        async with self._db._write() as conn:
+            now = await self._now(conn)
+            await conn.execute(
+                "INSERT INTO shard_waiters (holder, shard_count, host, pid, expires_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (holder) DO UPDATE SET"
+                " shard_count = excluded.shard_count, expires_at = excluded.expires_at",
+                (me.id, shard_count, me.host, me.pid, now + ttl),
+            )
+            await conn.execute("DELETE FROM shard_waiters WHERE expires_at < ?", (now - ttl,))
+
+    async def stop_waiting(self, me: Holder) -> None:
+        async with self._db._write() as conn:
+            await conn.execute("DELETE FROM shard_waiters WHERE holder = ?", (me.id,))
+
+    async def waiting(self, shard_count: int) -> int:
+        """How many live processes wait for a shard of this shard count."""
+        async with self._db._read() as conn:
+            now = await self._now(conn)
+            row = await conn.fetchone(
+                "SELECT COUNT(*) FROM shard_waiters WHERE shard_count = ? AND expires_at > ?",
+                (shard_count, now),
+            )
+        return int(row[0]) if row is not None else 0
 
     async def release(self, me: Holder, shard_ids: Iterable[int]) -> None:
         """Let the shards go now, so a standby takes them over without waiting."""

@@ -231,6 +231,25 @@ M0007_SHOWN_PANELS = Migration(
     ),
 )
 
+M0008_SHARD_WAITERS = Migration(
+    8,
+    "0008_shard_waiters",
+    (
+        # Standbys waiting for a shard, each renewing its row while it waits: a process that
+        # took over more shards than its share (a process died and nobody else had room)
+        # hands the extra ones back when one is waiting. See bot/cluster/keeper.py.
+        """
+        CREATE TABLE shard_waiters (
+            holder      TEXT    PRIMARY KEY,
+            shard_count INTEGER NOT NULL,
+            host        TEXT    NOT NULL,
+            pid         INTEGER NOT NULL,
+            expires_at  REAL    NOT NULL
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     M0001_INITIAL,
     M0002_AI_LEVELS,
@@ -239,6 +258,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     M0005_SHARD_LEASES,
     M0006_REVIEWS,
     M0007_SHOWN_PANELS,
+    M0008_SHARD_WAITERS,
 )
 """Every migration, in order. Append only."""
 

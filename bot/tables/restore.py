@@ -15,6 +15,7 @@ from bot.tables.table import Table
 
 if TYPE_CHECKING:
     from bot.tables.manager import TableManager
+    from bot.tables.protocols import Shards
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ class Restorer:
     def __init__(self, core: TableManager) -> None:
         self.core = core
 
-    async def restore(self) -> int:
+    async def restore(self, only: Shards | None = None) -> int:
         """Load every live game this process hosts, resume its turns, and edit the messages
         whose content changed while no process showed them.
 
@@ -41,9 +42,11 @@ class Restorer:
         same digest is left alone (a restart of quiet tables sends nothing), the others are
         edited :data:`REFRESH_AT_ONCE` at a time (discord.py keeps each within Discord's rate
         limits), and the log says how many.
+
+        ``only``: the tables of these shards (just taken over from a process that died).
         """
         core = self.core
-        shards = core.shards
+        shards = only if only is not None else core.shards
         if shards is None:
             records = await core.db.active_games()
         else:
