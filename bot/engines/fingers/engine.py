@@ -266,17 +266,17 @@ class FingersEngine(Engine[FingersConfig, FingersState, FingersObservation]):
             return self._ask(state, seat, target, flavour, None)
         target = int(match["nq"])
         self._check_target(state, seat, target)
-        flavour = self._unnamed(state)
-        if flavour is None:
+        unnamed = self._unnamed(state)
+        if unnamed is None:
             raise IllegalAction("fingers-error-all-named")
-        if state.hi[seat][flavour] < 1:
+        if state.hi[seat][unnamed] < 1:
             raise IllegalAction("fingers-error-cannot-hold-unnamed")
         raw = match["name"]
         name = clean_name(raw) if raw is not None else self._stock_name(state)
         problem = name_problem(name, state.names)
         if problem is not None:
             raise problem
-        return self._ask(state, seat, target, flavour, name)
+        return self._ask(state, seat, target, unnamed, name)
 
     def _check_target(self, state: FingersState, seat: int, target: int) -> None:
         if target >= state.n_players:
