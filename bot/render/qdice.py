@@ -40,6 +40,7 @@ from bot.render.common import (
     to_png,
 )
 from bot.render.parts import Part, PartMemo, compose
+from bot.words import current, t, words_for
 
 # Layout (pixels). Left: the felt with the dice; right: the scoreboard.
 FELT = (MARGIN, BODY_TOP, 600, BODY_BOTTOM)
@@ -96,7 +97,8 @@ def kept_box(index: int) -> tuple[int, int, int, int]:
     return x, y, x + KEPT_DIE, y + KEPT_DIE
 
 
-STAT_LABELS = ("SELECTION", "TURN TOTAL", "AFTER BANKING")
+STAT_LABELS = ("qdice-picture-selection", "qdice-picture-turn-total", "qdice-picture-after-banking")
+"""The messages of the three boxes' labels."""
 
 
 def _stat_boxes() -> list[tuple[int, int, int, int]]:
@@ -110,40 +112,46 @@ def _stat_boxes() -> list[tuple[int, int, int, int]]:
 
 
 @drawn_once
-def _background() -> Image.Image:
-    """The parts of the table that never change, drawn once per process."""
-    img = table_canvas("Quantum Dice", title_x=MARGIN + 64)
+def _background(locale: str) -> Image.Image:
+    """The parts of the table that never change, drawn once per process and language."""
+    words = words_for(locale)
+    img = table_canvas(words("qdice-picture-title"), title_x=MARGIN + 64)
     draw = ImageDraw.Draw(img)
     # Title: two die chips then the name.
     colour_chip(draw, (MARGIN + 14, HEADER_H // 2), "A", size=18)
     colour_chip(draw, (MARGIN + 42, HEADER_H // 2), "B", size=18)
 
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
-    draw_text(
-        draw, (FELT[0] + 20, FELT[1] + 20), "ON THE TABLE", 16, PALETTE.felt_text, anchor="lm"
-    )
+    on_table = words("qdice-picture-on-table")
+    draw_text(draw, (FELT[0] + 20, FELT[1] + 20), on_table, 16, PALETTE.felt_text, anchor="lm")
     for box, label in zip(_stat_boxes(), STAT_LABELS, strict=True):
         panel(draw, box, PALETTE.tray, radius=10)
         draw_text(
-            draw, ((box[0] + box[2]) / 2, box[1] + 15), label, 16, (160, 200, 182), anchor="mm"
+            draw,
+            ((box[0] + box[2]) / 2, box[1] + 15),
+            words(label),
+            16,
+            (160, 200, 182),
+            anchor="mm",
         )
     panel(draw, TRAY, PALETTE.tray, radius=12)
     draw_text(
         draw,
         (TRAY[0] + 16, (TRAY[1] + TRAY[3]) / 2),
-        "KEPT THIS TURN",
+        words("qdice-picture-kept"),
         16,
         (160, 200, 182),
         anchor="lm",
     )
 
     panel(draw, BOARD, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
-    draw_text(draw, (BOARD[0] + 16, BOARD[1] + 20), "SCORES", 16, PALETTE.text_dim, anchor="lm")
+    scores = words("qdice-picture-scores")
+    draw_text(draw, (BOARD[0] + 16, BOARD[1] + 20), scores, 16, PALETTE.text_dim, anchor="lm")
     return img
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
-    header_info(draw, f"Target {fmt_int(obs.target)}   ·   Entry {fmt_int(obs.entry)}")
+    header_info(draw, t("qdice-picture-header", target=obs.target, entry=obs.entry))
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[str]) -> None:
@@ -151,22 +159,22 @@ def _draw_strip(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
     if obs.winner is not None:
         score = obs.scores[obs.winner] if obs.winner < len(obs.scores) else 0
         who = [seat_name(names, obs.winner)]
-        strip_winner(draw, f"{{names}} wins with {fmt_int(score)} points!", 24, names=who)
+        strip_winner(draw, t("qdice-picture-won", score=score), 24, names=who)
         return
     if obs.final_round:
         parts = []
         if obs.contingent_winner is not None:
             lead = obs.contingent_winner
             score = obs.scores[lead] if lead < len(obs.scores) else 0
-            parts.append(f"{seat_name(names, lead)} leads with {fmt_int(score)}")
+            parts.append(t("qdice-picture-leads", player=seat_name(names, lead), score=score))
         if obs.current is not None:
-            parts.append(f"{seat_name(names, obs.current)}'s last turn")
-        strip_alert(draw, "FINAL ROUND", "  ·  ".join(parts))
+            parts.append(t("qdice-picture-last-turn", player=seat_name(names, obs.current)))
+        strip_alert(draw, t("qdice-picture-final-round"), "  ·  ".join(parts))
         return
     if obs.current is None:
-        strip_note(draw, "Waiting for the game to start")
+        strip_note(draw, t("qdice-picture-waiting"))
         return
-    strip_turn(draw, seat_name(names, obs.current), "to play")
+    strip_turn(draw, seat_name(names, obs.current), t("qdice-picture-to-play"))
 
 
 def _draw_six(draw: ImageDraw.ImageDraw) -> None:
@@ -177,7 +185,7 @@ def _draw_six(draw: ImageDraw.ImageDraw) -> None:
     draw_text(
         draw,
         ((chip[0] + chip[2]) / 2, (chip[1] + chip[3]) / 2),
-        "six dice rolled",
+        t("qdice-picture-six-rolled"),
         16,
         PALETTE.felt_text,
         anchor="mm",
@@ -185,7 +193,7 @@ def _draw_six(draw: ImageDraw.ImageDraw) -> None:
 
 
 def _draw_no_dice(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
-    message = "Game over" if obs.winner is not None else "No dice on the table"
+    message = t("qdice-picture-game-over" if obs.winner is not None else "qdice-picture-no-dice")
     draw_text(
         draw,
         ((FELT[0] + FELT[2]) / 2, DIE_TOP + DIE / 2),
@@ -237,15 +245,20 @@ def _draw_die_slot(
         draw_text(draw, (cx + 15, LABEL_Y + 1), str(index + 1), 17, (210, 230, 220), anchor="mm")
 
 
-def _dice_parts(obs: QDiceObservation) -> list[Part]:
+def _dice_parts(obs: QDiceObservation, locale: str) -> list[Part]:
     """The rolled dice, one part per die (its slot: the die raised or not, its ring and
     shadow, its labels), or the message where there are none."""
     parts = [
-        Part("six", SIX_BOX, obs.rolled_six, lambda img, draw: obs.rolled_six and _draw_six(draw))
+        Part(
+            "six",
+            SIX_BOX,
+            (obs.rolled_six, locale),
+            lambda img, draw: obs.rolled_six and _draw_six(draw),
+        )
     ]
     count = len(obs.dice)
     if count == 0:
-        message = obs.winner is not None
+        message = (obs.winner is not None, locale)
         return [*parts, Part("no dice", DICE_ROW, message, lambda i, d: _draw_no_dice(d, obs))]
     chosen = set(obs.selected)
     for index, die in enumerate(obs.dice):
@@ -286,7 +299,7 @@ def _draw_stats(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
     if not obs.selected:
         value(sel_box, "-", PALETTE.text_dim)
     elif obs.selection_score is None:
-        value(sel_box, "doesn't score", PALETTE.warn, size=19)
+        value(sel_box, t("qdice-picture-no-score"), PALETTE.warn, size=19)
     else:
         value(sel_box, fmt_int(obs.selection_score), PALETTE.accent)
     value(turn_box, fmt_int(obs.turn_total), PALETTE.text)
@@ -298,22 +311,24 @@ def _draw_stats(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
     at_stake = obs.turn_total + (obs.selection_score or 0)
     on_board = seat < len(obs.on_board) and obs.on_board[seat]
     if not on_board and at_stake < obs.entry:
-        value(bank_box, f"need {fmt_int(obs.entry)}", PALETTE.text_dim, size=20)
+        value(bank_box, t("qdice-picture-need", entry=obs.entry), PALETTE.text_dim, size=20)
     else:
         value(bank_box, fmt_int(obs.scores[seat] + at_stake), PALETTE.good)
 
 
 def _draw_kept(img: Image.Image, draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
     if not obs.kept:
+        nothing = t("qdice-picture-nothing-kept")
         draw_text(
-            draw, (KEPT_X, (TRAY[1] + TRAY[3]) / 2), "nothing yet", 18, (120, 160, 142), anchor="lm"
+            draw, (KEPT_X, (TRAY[1] + TRAY[3]) / 2), nothing, 18, (120, 160, 142), anchor="lm"
         )
         return
     for index, die in enumerate(obs.kept[:6]):
         x0, y0, _, _ = kept_box(index)
         draw_die(img, (x0, y0), die.value, die.colour, KEPT_DIE, shadow_offset=(2, 3))
         centre = x0 + KEPT_DIE / 2
-        draw_text(draw, (centre, TRAY[3] - 13), die.colour, 16, (190, 220, 206), anchor="mm")
+        letter = t("qdice-colour", colour=die.colour)
+        draw_text(draw, (centre, TRAY[3] - 13), letter, 16, (190, 220, 206), anchor="mm")
 
 
 def _draw_events(draw: ImageDraw.ImageDraw, events: list[str] | None) -> None:
@@ -370,7 +385,8 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         done = (
             obs.final_round and seat < len(obs.finished_last_turn) and obs.finished_last_turn[seat]
         )
-        tag_w = font(16).getlength("done") + 12
+        done_tag = t("qdice-picture-done")
+        tag_w = font(16).getlength(done_tag) + 12
         name_right = right - (tag_w + 8 if done else 0)
         colour = PALETTE.accent if is_current else PALETTE.text
         name_w = draw_text(
@@ -386,7 +402,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
         if done:
             tx = name_left + name_w + 8
             panel(draw, (tx, text_y - 11, tx + tag_w, text_y + 11), (70, 76, 92), radius=6)
-            draw_text(draw, (tx + tag_w / 2, text_y), "done", 16, PALETTE.text_dim, anchor="mm")
+            draw_text(draw, (tx + tag_w / 2, text_y), done_tag, 16, PALETTE.text_dim, anchor="mm")
 
         fraction = score / obs.target if obs.target else 0.0
         fill = PALETTE.good if on_board else PALETTE.bar_off
@@ -399,13 +415,15 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
     ly = BOARD[3] - 22
     lx = x0 + 18
     draw.rounded_rectangle((lx, ly - 4, lx + 18, ly + 4), radius=4, fill=PALETTE.good)
-    w = draw_text(draw, (lx + 24, ly), "on board", 16, PALETTE.text_dim, anchor="lm")
+    w = draw_text(
+        draw, (lx + 24, ly), t("qdice-picture-on-board"), 16, PALETTE.text_dim, anchor="lm"
+    )
     lx += 24 + w + 16
     draw.rounded_rectangle((lx, ly - 4, lx + 18, ly + 4), radius=4, fill=PALETTE.bar_off)
     draw_text(
         draw,
         (lx + 24, ly),
-        "not on board yet",
+        t("qdice-picture-not-on-board"),
         16,
         PALETTE.text_dim,
         anchor="lm",
@@ -427,17 +445,31 @@ def render_qdice(
     recently is pasted from ``memo`` (the shared one unless given).
     """
     shown = [seat_name(names, seat) for seat in range(obs.n_players)]
+    locale = current().locale  # the parts with words are drawn again in another language
     scores, on_board = tuple(obs.scores), tuple(obs.on_board)
     recent = tuple(events[-EVENT_LINES:]) if events else ()
     parts = [
-        Part("header", HEADER_BOX, (obs.target, obs.entry), lambda i, d: _draw_header(d, obs)),
+        Part(
+            "header",
+            HEADER_BOX,
+            (obs.target, obs.entry, locale),
+            lambda i, d: _draw_header(d, obs),
+        ),
         Part(
             "strip",
             STRIP_BOX,
-            (obs.winner, obs.final_round, obs.contingent_winner, obs.current, scores, *shown),
+            (
+                obs.winner,
+                obs.final_round,
+                obs.contingent_winner,
+                obs.current,
+                scores,
+                locale,
+                *shown,
+            ),
             lambda i, d: _draw_strip(d, obs, names),
         ),
-        *_dice_parts(obs),
+        *_dice_parts(obs, locale),
         Part(
             "stats",
             STATS_BOX,
@@ -450,13 +482,14 @@ def render_qdice(
                 scores,
                 on_board,
                 obs.entry,
+                locale,
             ),
             lambda i, d: _draw_stats(d, obs),
         ),
         Part(
             "kept",
             TRAY_BOX,
-            tuple((die.value, die.colour) for die in obs.kept[:6]),
+            (locale, *((die.value, die.colour) for die in obs.kept[:6])),
             lambda i, d: _draw_kept(i, d, obs),
         ),
         Part("events", EVENTS_BOX, recent, lambda i, d: _draw_events(d, list(recent))),
@@ -473,12 +506,13 @@ def render_qdice(
                 obs.final_round,
                 tuple(obs.finished_last_turn),
                 obs.target,
+                locale,
                 *shown,
             ),
             lambda i, d: _draw_board(d, obs, names),
         ),
     ]
-    return compose(_background(), parts, memo)
+    return compose(_background(locale), parts, memo)
 
 
 def render_qdice_png(

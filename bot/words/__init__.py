@@ -196,8 +196,24 @@ def t(message_id: str, /, **args: Any) -> str:
     return current()(message_id, **args)
 
 
+ErrorArgs = Callable[[str, dict[str, Any], Words], dict[str, Any]]
+_error_args: dict[str, ErrorArgs] = {}
+
+
+def error_arguments(prefix: str, word: ErrorArgs) -> None:
+    """How the errors whose code starts with ``<prefix>-`` word the arguments a message can't
+    take as they are (lists, nested data): a game's presenter registers ``word``, called with
+    the code, the error's arguments and the words, returning arguments to add or replace."""
+    _error_args[prefix] = word
+
+
 def error_text(error: Any, words: Words | None = None) -> str:
     """A :class:`bot.engines.base.GameError` as a player reads it."""
     if error.is_sentence:
         return str(error.code)
-    return (words or current())(error.code, **error.params)
+    words = words or current()
+    args = dict(error.params)
+    word = _error_args.get(str(error.code).partition("-")[0])
+    if word is not None:
+        args.update(word(error.code, dict(error.params), words))
+    return words(error.code, **args)

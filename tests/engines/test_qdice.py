@@ -52,7 +52,8 @@ def test_roll_keeps_selection_and_rolls_the_rest_with_their_colours() -> None:
     assert state.turn_total == 150
     assert [(d.value, d.colour) for d in state.kept] == [(1, "A"), (5, "A")]
     assert [(d.value, d.colour) for d in state.dice] == [(1, "A"), (1, "B"), (1, "B"), (2, "B")]
-    assert events[1].text == "{p0} rolled 1 1 1 2."
+    assert not events[1].text
+    assert (events[1].seat, events[1].data["count"], events[1].data["turn_total"]) == (0, 4, 150)
     assert events[1].data["dice"][0] == {"value": 1, "colour": "A"}
     assert not ENGINE.observe(state, 0).rolled_six
 
@@ -71,40 +72,50 @@ def test_selection_action_uses_toggled_dice() -> None:
 
 
 @pytest.mark.parametrize(
-    ("action", "error", "message"),
+    ("action", "error", "code", "params"),
     [
-        ("roll:013", IllegalAction, "a single 4 or 6 scores only in three of a kind"),
-        ("bank:13", IllegalAction, "don't score"),
-        ("roll:", IllegalAction, "at least one scoring die"),
-        ("roll", IllegalAction, "at least one scoring die"),
-        ("bank:0", IllegalAction, "1,000"),
-        ("roll:00", InvalidAction, "same die twice"),
-        ("t7", IllegalAction, "no die 7"),
-        ("dance", InvalidAction, "don't know"),
+        ("roll:013", IllegalAction, "qdice-error-no-score", None),
+        ("bank:13", IllegalAction, "qdice-error-no-score", None),
+        ("roll:", IllegalAction, "qdice-error-select-first", {}),
+        ("roll", IllegalAction, "qdice-error-select-first", {}),
+        ("bank:0", IllegalAction, "qdice-error-entry", {"entry": 1000, "total": 100}),
+        ("roll:00", InvalidAction, "qdice-error-same-die-twice", {"move": "roll:00"}),
+        ("t7", IllegalAction, "qdice-error-no-die", {"die": 7, "last": 5}),
+        ("roll:9", IllegalAction, "qdice-error-no-die", {"die": 9, "last": 5}),
+        ("dance", InvalidAction, "qdice-error-unknown-move", {"move": "dance"}),
     ],
 )
-def test_refused_moves_leave_state_unchanged(action: str, error: type, message: str) -> None:
+def test_refused_moves_leave_state_unchanged(
+    action: str, error: type, code: str, params: dict[str, object] | None
+) -> None:
     state = make_state("1A 4A 5A 6B 2B 3B")
     before = state.model_dump_json()
-    with pytest.raises(error, match=message):
+    with pytest.raises(error) as caught:
         ENGINE.apply(state, 0, action)
+    assert caught.value.code == code
+    if params is not None:
+        assert caught.value.params == params
     assert state.model_dump_json() == before
 
 
-def test_refusal_sentence_names_the_stray_dice() -> None:
+def test_refusal_names_the_stray_dice() -> None:
     state = make_state("1A 4A 5A 6B 2B 3B")
     with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "roll:013")
-    assert str(caught.value) == (
-        "Those dice don't score: a single 4 or 6 scores only in three of a kind; "
-        "a 1-6 straight scores only when you keep all six dice."
-    )
+    assert caught.value.code == "qdice-error-no-score"
+    assert caught.value.params == {
+        "reasons": [
+            {"reason": "single", "values": [4, 6]},
+            {"reason": "whole", "combination": "large-straight", "count": 6},
+        ]
+    }
 
 
 def test_not_your_turn() -> None:
     state = make_state("1A 4A 5A 6B 2B 3B")
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 1, "roll:0")
+    assert caught.value.code == "qdice-error-not-your-turn"
 
 
 def test_keep_must_come_from_the_latest_roll_only() -> None:
@@ -119,8 +130,12 @@ def test_keep_must_come_from_the_latest_roll_only() -> None:
 
 def test_getting_on_the_board_needs_1000_in_one_turn() -> None:
     state = make_state("1A 1A 5A 6B 2B 3B", kept="", turn_total=800)
-    with pytest.raises(IllegalAction, match="1,000 points in one turn"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "bank:2")  # 850
+    assert (caught.value.code, caught.value.params) == (
+        "qdice-error-entry",
+        {"entry": 1000, "total": 850},
+    )
     events = ENGINE.apply(state, 0, "bank:01")  # 1,000
     assert "bank" in kinds(events)
     assert state.scores == [1000, 0]
@@ -166,8 +181,9 @@ def test_small_straight_only_on_exactly_three_dice() -> None:
     ENGINE.apply(state, 0, "t2")
     assert ENGINE.observe(state, 0).selection_score == 750
     four = make_state("2A 3B 4A 6B", kept="1A 1B", turn_total=200)
-    with pytest.raises(IllegalAction, match="don't score"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(four, 0, "roll:012")
+    assert caught.value.code == "qdice-error-no-score"
 
 
 # Bust, black hole, Quantum ------------------------------------------------------------------
@@ -335,22 +351,33 @@ def test_json_round_trip_mid_game_replays_identically() -> None:
 
 
 def test_same_seed_and_moves_give_the_same_game() -> None:
-    def play(seed: int) -> tuple[str, list[str]]:
+    def play(seed: int) -> tuple[str, list[dict[str, object]]]:
         state = ENGINE.new_game(QDiceConfig(target=3000), 2, seed)
-        texts: list[str] = []
+        entries: list[dict[str, object]] = []
         while not ENGINE.is_over(state):
             (seat,) = ENGINE.to_act(state)
             move = choose_action(ENGINE.observe(state, seat), None)  # type: ignore[arg-type]
-            texts.extend(e.text for e in ENGINE.apply(state, seat, move))
-        return ENGINE.dump_state(state), texts
+            entries.extend(e.entry() for e in ENGINE.apply(state, seat, move))
+        return ENGINE.dump_state(state), entries
 
     assert play(5) == play(5)
     assert play(5) != play(6)
 
 
-def test_event_text_uses_seat_placeholders() -> None:
+def test_events_are_data_with_seat_indexes() -> None:
     state = make_state("1A 4A 5A 6B 2B 3B", script=[[1, 1, 5, 2, 3]])
     events = ENGINE.apply(state, 0, "roll:0")
-    rendered = [e.render(["Ann", "Bob"]) for e in events]
-    assert rendered[0].startswith("Ann kept 1")
-    assert rendered[1] == "Ann rolled 1 1 5 2 3."
+    assert [e.text for e in events] == ["", ""]
+    keep, roll = (e.entry() for e in events)
+    assert keep == {
+        "kind": "keep",
+        "seat": 0,
+        "data": {
+            "dice": [{"value": 1, "colour": "A"}],
+            "points": 100,
+            "combinations": [["single:1", 100]],
+            "turn_total": 100,
+        },
+    }
+    assert roll["kind"] == "roll" and roll["seat"] == 0
+    assert [d["value"] for d in roll["data"]["dice"]] == [1, 1, 5, 2, 3]  # type: ignore[index]

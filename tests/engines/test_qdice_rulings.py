@@ -162,8 +162,10 @@ def test_a_hot_dice_reroll_is_three_of_each_colour_again() -> None:
 
 def test_every_kept_die_must_score_and_the_player_chooses_the_keep() -> None:
     state = make_state("1A 1A 1B 5B 2B 5A", script=[[4, 6, 1]])
-    with pytest.raises(IllegalAction, match="a single 2 scores only in three of a kind"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "roll:01234")
+    assert caught.value.code == "qdice-error-no-score"
+    assert caught.value.params["reasons"] == [{"reason": "single", "values": [2]}]
     events = ENGINE.apply(state, 0, "roll:012")  # the player may leave the 5s on the table
     assert events[0].data["points"] == 1000
     assert [(d.value, d.colour) for d in state.dice] == [(4, "B"), (6, "B"), (1, "A")]
@@ -193,8 +195,9 @@ def test_every_triple_with_and_without_the_colour_bonus(value: int, rolled: int)
 def test_a_triple_must_be_rolled_at_once() -> None:
     # Two 4s kept earlier plus a 4 now: the new 4 scores nothing, so it cannot be kept.
     state = make_state("4A 2B 3B", kept="4A 4A 1B", turn_total=100)
-    with pytest.raises(IllegalAction, match="don't score"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "roll:0")
+    assert caught.value.code == "qdice-error-no-score"
 
 
 @pytest.mark.parametrize(
@@ -216,7 +219,7 @@ def test_two_triples_bank_through_the_engine() -> None:
     state = make_state("3A 4A 3A 4B 3B 4B", scores=[2000, 0], on_board=[True, False])
     events = ENGINE.apply(state, 0, "bank:012345")
     assert events[0].data["points"] == 700
-    assert [c[0] for c in events[0].data["combinations"]] == ["three 3s", "three 4s"]
+    assert [c[0] for c in events[0].data["combinations"]] == ["triple:3", "triple:4"]
     assert state.scores == [2700, 0]
 
 
@@ -274,7 +277,7 @@ def test_three_pairs_and_the_split_colour_bonus(keep: str, points: int) -> None:
     group = dice(keep)
     assert score_keep(group, 6) == points
     split = best_split(group, 6)
-    assert split is not None and split[1][0][0].startswith("three pairs")
+    assert split is not None and split[1][0][0].startswith("three-pairs")
 
 
 @pytest.mark.parametrize(
@@ -291,7 +294,7 @@ def test_three_pairs_scorer_takes_the_better_reading(keep: str, points: int, oth
     split = best_split(dice(keep), 6)
     assert split is not None
     assert split[0] == points > other
-    assert split[1][0][0].startswith("three pairs")
+    assert split[1][0][0].startswith("three-pairs")
 
 
 def test_two_triples_beat_three_pairs_when_worth_more() -> None:
@@ -361,18 +364,20 @@ def test_small_straight_in_the_engine() -> None:
     )
     events = ENGINE.apply(state, 0, "roll:012")  # hot dice: all six have scored
     assert events[0].data["points"] == 850
-    assert events[0].data["combinations"] == [["small straight, one colour", 850]]
+    assert events[0].data["combinations"] == [["small-straight-colour", 850]]
     assert "hot_dice" in kinds(events)
     assert state.turn_total == 1100
 
 
 def test_three_of_six_rolled_dice_are_never_a_small_straight_in_the_engine() -> None:
     state = make_state("2A 3A 4A 6B 6B 1B")
-    with pytest.raises(IllegalAction, match="a run like 2-3-4 is a small straight only when"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "roll:0125")
+    assert {"reason": "run", "low": 2, "middle": 3, "high": 4} in caught.value.params["reasons"]
     four = make_state("2A 3A 4B 6B", kept="1A 1B", turn_total=200, script=[])
-    with pytest.raises(IllegalAction, match="don't score"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(four, 0, "roll:012")
+    assert caught.value.code == "qdice-error-no-score"
 
 
 @pytest.mark.parametrize(
@@ -535,8 +540,12 @@ def test_getting_on_the_board_needs_at_least_1000_in_one_turn() -> None:
     state = make_state("5A 4A 4A 6B 2B 3B", turn_total=900)
     ENGINE.apply(state, 0, "t0")
     assert "bank" not in ENGINE.legal_actions(state, 0)  # 950
-    with pytest.raises(IllegalAction, match="1,000 points in one turn"):
+    with pytest.raises(IllegalAction) as caught:
         ENGINE.apply(state, 0, "bank")
+    assert (caught.value.code, caught.value.params) == (
+        "qdice-error-entry",
+        {"entry": 1000, "total": 950},
+    )
     state = make_state("1A 4A 4A 6B 2B 3B", turn_total=900)
     ENGINE.apply(state, 0, "t0")
     assert "bank" in ENGINE.legal_actions(state, 0)  # exactly 1,000

@@ -13,10 +13,10 @@ from bot.engines.qdice.scoring import (
     has_score,
     is_black_hole,
     is_quantum,
+    no_score_reasons,
     score_keep,
     scoring_keeps,
     stray_dice,
-    why_no_score,
 )
 
 
@@ -149,7 +149,7 @@ def test_six_twos_black_hole_only_on_the_board() -> None:
 
 def test_best_split_names_the_combinations() -> None:
     split = best_split(dice("5A 5A 5A 1B"), 6)
-    assert split == (700, (("single 1", 100), ("three 5s, one colour", 600)))
+    assert split == (700, (("single:1", 100), ("triple-colour:5", 600)))
 
 
 def test_keep_larger_than_roll_is_a_programming_error() -> None:
@@ -164,54 +164,68 @@ def test_stray_dice_names_the_non_scoring_dice() -> None:
 
 
 @pytest.mark.parametrize(
-    ("roll", "selection", "why"),
+    ("roll", "selection", "reasons"),
     [
-        ("1A 1A 1B 5B 2B 5A", [0, 1, 2, 3, 4], "a single 2 scores only in three of a kind"),
-        ("4B 1A 6A 3B 3A 2A", [0, 2], "a single 4 or 6 scores only in three of a kind"),
+        ("1A 1A 1B 5B 2B 5A", [0, 1, 2, 3, 4], [{"reason": "single", "values": [2]}]),
+        ("4B 1A 6A 3B 3A 2A", [0, 2], [{"reason": "single", "values": [4, 6]}]),
         (
             "3A 3B 4A 6B 2B 3A",
             [0, 1],
-            "two 3s score only as three of a kind: keep a third 3 too",
+            [{"reason": "pair", "value": 3, "count": 2, "third": True}],
         ),
-        ("3A 3B 4A 6B 2B 1A", [0, 1], "two 3s score only as three of a kind"),
+        ("3A 3B 4A 6B 2B 1A", [0, 1], [{"reason": "pair", "value": 3, "count": 2, "third": False}]),
         (
             "4A 4A 4A 4B 5B",
             [0, 1, 2, 3, 4],
-            "three 4s make three of a kind, but the fourth 4 is left over "
-            "(4s score only three at a time)",
+            [{"reason": "extra", "value": 4, "first": 4, "count": 1}],
         ),
         (
             "6A 6A 6B 6B 6B 1A",
             [0, 1, 2, 3, 4, 5],
-            "three 6s make three of a kind, but the fourth and fifth 6 are left over "
-            "(6s score only three at a time)",
+            [{"reason": "extra", "value": 6, "first": 4, "count": 2}],
         ),
         (
             "2A 3B 4A",
             [0, 1],
-            "a single 2 or 3 scores only in three of a kind; "
-            "a small straight scores only when you keep all three dice",
+            [
+                {"reason": "single", "values": [2, 3]},
+                {"reason": "whole", "combination": "small-straight", "count": 3},
+            ],
         ),
         (
             "2A 2B 3A 3B 6A 6B",
             [0, 1, 2, 3],
-            "two 2s score only as three of a kind; two 3s score only as three of a kind; "
-            "three pairs score only when you keep all six dice",
+            [
+                {"reason": "pair", "value": 2, "count": 2, "third": False},
+                {"reason": "pair", "value": 3, "count": 2, "third": False},
+                {"reason": "whole", "combination": "three-pairs", "count": 6},
+            ],
         ),
         (
             "2A 3A 4B 6B",
             [0, 1, 2],
-            "a single 2, 3 or 4 scores only in three of a kind; "
-            "a run like 2-3-4 is a small straight only when it is the whole of a three-dice roll",
+            [
+                {"reason": "single", "values": [2, 3, 4]},
+                {"reason": "run", "low": 2, "middle": 3, "high": 4},
+            ],
+        ),
+        (
+            "1A 2A 3A 4B 5B 6B",
+            [1],
+            [
+                {"reason": "single", "values": [2]},
+                {"reason": "whole", "combination": "large-straight", "count": 6},
+            ],
         ),
     ],
 )
 def test_an_unscoring_selection_says_which_dice_and_why(
-    roll: str, selection: list[int], why: str
+    roll: str, selection: list[int], reasons: list[dict[str, object]]
 ) -> None:
+    """The reasons as data (the presenter words them: tests/words/test_qdice_words.py)."""
     dice_rolled = dice(roll)
     assert score_keep([dice_rolled[i] for i in selection], len(dice_rolled)) is None
-    assert why_no_score(dice_rolled, selection) == why
+    assert no_score_reasons(dice_rolled, selection) == reasons
 
 
 def test_bust_detection() -> None:
@@ -299,7 +313,8 @@ def test_every_unscoring_selection_names_a_die_it_keeps(
     selection = sorted(data.draw(st.lists(st.sampled_from(range(n)), unique=True, min_size=1)))
     if score_keep([roll[i] for i in selection], n) is not None:
         return
-    why = why_no_score(roll, selection)
+    reasons = no_score_reasons(roll, selection)
     strays = {roll[i][0] for i in stray_dice(roll, selection)}
-    assert "not a scoring combination" not in why
-    assert any(str(value) in why for value in strays)
+    named = {r.get("value") for r in reasons} | {v for r in reasons for v in r.get("values", [])}
+    assert {"reason": "none"} not in reasons
+    assert named & strays

@@ -30,11 +30,12 @@ from pydantic import BaseModel, Field
 from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
 from bot.engines.qdice.scoring import (
     BLACK_HOLE_SCORE,
+    QUANTUM,
     best_split,
     has_score,
     is_black_hole,
     is_quantum,
-    why_no_score,
+    no_score_reasons,
 )
 
 Colour = Literal["A", "B"]
@@ -47,7 +48,7 @@ class Die(BaseModel):
 
 class QDiceConfig(BaseModel):
     target: int = Field(default=10_000, ge=1_000, le=100_000)
-    entry: int = Field(default=1_000, ge=0, le=5_000, description="points to get on the board")
+    entry: int = Field(default=1_000, ge=0, le=5_000)  # points in one turn to get on the board
 
 
 class QDiceObservation(BaseModel):
@@ -94,14 +95,6 @@ class QDiceState(BaseModel):
     finished_last_turn: list[bool]
     winner: int | None = None
     turns: int = 0  # turns started so far (a cheap progress counter for tests and logs)
-
-
-def _fmt(points: int) -> str:
-    return f"{points:,}"
-
-
-def _dice_text(dice: list[Die]) -> str:
-    return " ".join(str(d.value) for d in dice)
 
 
 def _dice_data(dice: list[Die]) -> list[dict[str, object]]:
@@ -178,7 +171,7 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
     def outcome(self, state: QDiceState) -> Outcome:
         """Final banked scores; the winner ranks alone in first place even on equal points."""
         if state.winner is None:
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction("qdice-error-not-over")
         winner = state.winner
         others = sorted({s for i, s in enumerate(state.scores) if i != winner}, reverse=True)
         ranks = [0 if i == winner else 1 + others.index(s) for i, s in enumerate(state.scores)]
@@ -186,7 +179,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
             scores=[float(s) for s in state.scores],
             ranks=ranks,
             winners=[winner],
-            summary=f"{{p{winner}}} wins with {_fmt(state.scores[winner])}.",
         )
 
     # Moves ---------------------------------------------------------------------------------
@@ -195,13 +187,11 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
         """Check the move fully, then play it; a refused move leaves ``state`` untouched."""
         match = _ACTION.match(action.strip())
         if match is None:
-            raise InvalidAction(
-                f"I don't know the move {action!r}; use t0-t5, roll, bank, roll:013 or bank:013."
-            )
+            raise InvalidAction("qdice-error-unknown-move", move=action)
         if state.current is None:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("qdice-error-game-over")
         if seat != state.current:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("qdice-error-not-your-turn")
         if match["toggle"] is not None:
             return self._toggle(state, int(match["toggle"]))
         if match["keep"] is None:
@@ -209,22 +199,19 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
         else:
             selection = [int(ch) for ch in match["keep"]]
             if len(set(selection)) != len(selection):
-                raise InvalidAction(f"The move {action!r} names the same die twice.")
+                raise InvalidAction("qdice-error-same-die-twice", move=action)
             selection.sort()
         points = self._check_keep(state, selection)
         if match["verb"] == "bank":
             problem = self._bank_problem(state, points)
             if problem is not None:
-                raise IllegalAction(problem)
+                raise problem
             return self._bank(state, selection, points)
         return self._roll_on(state, selection, points)
 
     def _toggle(self, state: QDiceState, index: int) -> list[Event]:
         if index >= len(state.dice):
-            raise IllegalAction(
-                f"There is no die {index} on the table; the dice are numbered 0 to "
-                f"{len(state.dice) - 1}."
-            )
+            raise IllegalAction("qdice-error-no-die", die=index, last=len(state.dice) - 1)
         if index in state.selected:
             state.selected.remove(index)
         else:
@@ -240,30 +227,26 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
         return None if split is None else split[0]
 
     def _check_keep(self, state: QDiceState, selection: list[int]) -> int:
-        """The keep's points, or IllegalAction with a sentence naming the stray dice."""
+        """The keep's points, or IllegalAction naming the stray dice and the rules they miss
+        (``reasons``: :func:`~bot.engines.qdice.scoring.no_score_reasons`)."""
         if not selection:
-            raise IllegalAction("Select at least one scoring die to keep first.")
+            raise IllegalAction("qdice-error-select-first")
         missing = [i for i in selection if i >= len(state.dice)]
         if missing:
-            raise IllegalAction(
-                f"There is no die {missing[0]} on the table; the dice are numbered 0 to "
-                f"{len(state.dice) - 1}."
-            )
+            raise IllegalAction("qdice-error-no-die", die=missing[0], last=len(state.dice) - 1)
         points = self._selection_points(state, selection)
         if points is None:
-            raise IllegalAction(f"Those dice don't score: {why_no_score(state.dice, selection)}.")
+            reasons = no_score_reasons(state.dice, selection)
+            raise IllegalAction("qdice-error-no-score", reasons=reasons)
         return points
 
-    def _bank_problem(self, state: QDiceState, points: int) -> str | None:
+    def _bank_problem(self, state: QDiceState, points: int) -> IllegalAction | None:
         """Why banking ``points`` more is not allowed now, or None."""
         seat = state.current
         assert seat is not None
         total = state.turn_total + points
         if not state.on_board[seat] and total < state.config.entry:
-            return (
-                f"You need {_fmt(state.config.entry)} points in one turn to get on the board; "
-                f"banking now would give {_fmt(total)}. Keep rolling."
-            )
+            return IllegalAction("qdice-error-entry", entry=state.config.entry, total=total)
         return None
 
     def _keep(self, state: QDiceState, selection: list[int], points: int) -> list[Event]:
@@ -276,13 +259,10 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
         state.dice = [d for i, d in enumerate(state.dice) if i not in selection]
         state.selected = []
         state.turn_total += points
-        combos = ", ".join(f"{label} {_fmt(p)}" for label, p in split[1])
         return [
             Event(
                 kind="keep",
                 seat=seat,
-                text=f"{{p{seat}}} kept {_dice_text(keep)} ({combos}) for {_fmt(points)}; "
-                f"turn total {_fmt(state.turn_total)}.",
                 data={
                     "dice": _dice_data(keep),
                     "points": points,
@@ -301,8 +281,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="hot_dice",
                     seat=seat,
-                    text=f"Hot dice! All six dice score; {{p{seat}}} rolls six fresh dice "
-                    f"with {_fmt(state.turn_total)} riding.",
                     data={"turn_total": state.turn_total},
                 )
             )
@@ -324,7 +302,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
             Event(
                 kind="roll",
                 seat=seat,
-                text=f"{{p{seat}}} rolled {_dice_text(state.dice)}.",
                 data={
                     "dice": _dice_data(state.dice),
                     "count": len(colours),
@@ -339,8 +316,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="black_hole",
                     seat=seat,
-                    text=f"Black hole! Six 2s: {{p{seat}}} loses this turn's {_fmt(lost)} "
-                    f"and falls back to {_fmt(state.scores[seat])}.",
                     data={"lost": lost, "score": state.scores[seat]},
                 )
             )
@@ -350,7 +325,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="bust",
                     seat=seat,
-                    text=f"{{p{seat}}} busted and loses this turn's {_fmt(state.turn_total)}.",
                     data={"lost": state.turn_total},
                 )
             )
@@ -360,9 +334,7 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="quantum",
                     seat=seat,
-                    text=f"QUANTUM! {{p{seat}}} rolled six {state.dice[0].value}s, "
-                    f"worth {_fmt(5000)}.",
-                    data={"value": state.dice[0].value},
+                    data={"value": state.dice[0].value, "points": QUANTUM},
                 )
             )
         return events
@@ -379,8 +351,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
             Event(
                 kind="bank",
                 seat=seat,
-                text=f"{{p{seat}}} banked {_fmt(banked)} and has {_fmt(state.scores[seat])}"
-                + (" (on the board)." if first else "."),
                 data={"points": banked, "score": state.scores[seat], "got_on_board": first},
             )
         )
@@ -393,8 +363,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="contingent",
                     seat=seat,
-                    text=f"{{p{seat}}} reached {_fmt(state.scores[seat])} and is the contingent "
-                    "winner: everyone else has one last turn to beat that score.",
                     data={"score": state.scores[seat], "displaced": None},
                 )
             )
@@ -413,8 +381,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="contingent",
                     seat=seat,
-                    text=f"{{p{seat}}} beats {{p{leader}}} with {_fmt(state.scores[seat])} "
-                    f"and is the new contingent winner; {{p{leader}}} is out.",
                     data={"score": state.scores[seat], "displaced": leader},
                 )
             ]
@@ -437,8 +403,11 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="out",
                     seat=seat,
-                    text=f"{{p{seat}}} could not beat {_fmt(state.scores[leader])} and is out.",
-                    data={"score": state.scores[seat]},
+                    data={
+                        "score": state.scores[seat],
+                        "leader": leader,
+                        "to_beat": state.scores[leader],
+                    },
                 )
             )
         nxt = self._next_seat(state, seat)
@@ -451,7 +420,6 @@ class QDiceEngine(Engine[QDiceConfig, QDiceState, QDiceObservation]):
                 Event(
                     kind="game_over",
                     seat=winner,
-                    text=f"{{p{winner}}} wins with {_fmt(state.scores[winner])}!",
                     data={"winner": winner, "scores": list(state.scores)},
                 )
             )

@@ -36,7 +36,11 @@ DieKey = tuple[int, str]
 """A die as ``(value, colour)``; colours are ``"A"`` and ``"B"``."""
 
 Combination = tuple[str, int]
-"""One scoring combination of a split: ``(label, points)``."""
+"""One scoring combination of a split: ``(code, points)``. The code names the combination
+for the presenter to word: ``single:1``, ``triple:5`` (``triple-colour:5`` with the
+one-colour bonus), ``small-straight`` / ``small-straight-colour``, ``large-straight`` /
+``large-straight-colour`` (colour sets), ``three-pairs`` / ``three-pairs-split``,
+``quantum:4`` (six 4s); see :func:`combination_parts`."""
 
 Split = tuple[int, tuple[Combination, ...]]
 """A keep's best total and the combinations that make it."""
@@ -70,16 +74,12 @@ def canonical(dice: Iterable[Any]) -> tuple[DieKey, ...]:
     return tuple(sorted(die_key(d) for d in dice))
 
 
-def _plural(value: int) -> str:
-    return f"{value}s"
-
-
 def _whole_six(key: tuple[DieKey, ...]) -> list[Split]:
     """Readings that use all six dice of a six-dice roll."""
     values = [v for v, _ in key]
     counts = Counter(values)
     if len(counts) == 1 and values[0] != 2:
-        return [(QUANTUM, ((f"Quantum (six {_plural(values[0])})", QUANTUM),))]
+        return [(QUANTUM, ((f"quantum:{values[0]}", QUANTUM),))]
     readings: list[Split] = []
     if sorted(values) == [1, 2, 3, 4, 5, 6]:
         colour = dict(key)
@@ -87,17 +87,17 @@ def _whole_six(key: tuple[DieKey, ...]) -> list[Split]:
         high = {colour[4], colour[5], colour[6]}
         if len(low) == 1 and len(high) == 1 and low != high:
             points = LARGE_STRAIGHT + LARGE_STRAIGHT_BONUS
-            readings.append((points, (("large straight, colour sets", points),)))
+            readings.append((points, (("large-straight-colour", points),)))
         else:
-            readings.append((LARGE_STRAIGHT, (("large straight", LARGE_STRAIGHT),)))
+            readings.append((LARGE_STRAIGHT, (("large-straight", LARGE_STRAIGHT),)))
     if all(count % 2 == 0 for count in counts.values()):
         a = Counter(v for v, c in key if c == "A")
         b = Counter(v for v, c in key if c == "B")
         if a == b:
             points = THREE_PAIRS + THREE_PAIRS_BONUS
-            readings.append((points, (("three pairs, split colours", points),)))
+            readings.append((points, (("three-pairs-split", points),)))
         else:
-            readings.append((THREE_PAIRS, (("three pairs", THREE_PAIRS),)))
+            readings.append((THREE_PAIRS, (("three-pairs", THREE_PAIRS),)))
     return readings
 
 
@@ -108,8 +108,8 @@ def _small_straight(key: tuple[DieKey, ...]) -> list[Split]:
         return []
     if len({c for _, c in key}) == 1:
         points = SMALL_STRAIGHT + SMALL_STRAIGHT_BONUS
-        return [(points, (("small straight, one colour", points),))]
-    return [(SMALL_STRAIGHT, (("small straight", SMALL_STRAIGHT),))]
+        return [(points, (("small-straight-colour", points),))]
+    return [(SMALL_STRAIGHT, (("small-straight", SMALL_STRAIGHT),))]
 
 
 @cache
@@ -135,7 +135,7 @@ def _best_split(key: tuple[DieKey, ...], whole3: bool, whole6: bool) -> Split | 
         tail = _best_split(rest, False, False)
         if tail is not None:
             points = SINGLES[value]
-            candidates.append((points + tail[0], ((f"single {value}", points), *tail[1])))
+            candidates.append((points + tail[0], ((f"single:{value}", points), *tail[1])))
     # ``first`` in a triple with two other dice of its value; only the colours matter.
     same = [i for i, die in enumerate(rest) if die[0] == value]
     tried: set[tuple[str, str]] = set()
@@ -149,7 +149,7 @@ def _best_split(key: tuple[DieKey, ...], whole3: bool, whole6: bool) -> Split | 
             continue
         one_colour = first[1] == colours[0] == colours[1]
         points = triple_points(value) + (TRIPLE_COLOUR_BONUS if one_colour else 0)
-        label = f"three {_plural(value)}" + (", one colour" if one_colour else "")
+        label = f"{'triple-colour' if one_colour else 'triple'}:{value}"
         candidates.append((points + tail[0], ((label, points), *tail[1])))
     if not candidates:
         return None
@@ -245,17 +245,33 @@ def stray_dice(roll: Sequence[Any], selection: Sequence[int]) -> list[int]:
     return [i for i in selection if i not in best[2]]
 
 
-_COUNT_WORDS = {1: "a single", 2: "two", 3: "three", 4: "four", 5: "five"}
-_ORDINALS = {4: "fourth", 5: "fifth", 6: "sixth"}
+def combination_parts(code: str) -> tuple[str, int]:
+    """A combination's code as ``(name, value)``: ``"triple-colour:5"`` -> ``("triple-colour",
+    5)``; 0 for the combinations with no die value (straights, three pairs)."""
+    name, _, value = code.partition(":")
+    return name, int(value) if value else 0
 
 
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+Reason = dict[str, Any]
+"""Why some dice of a selection don't score, as data: ``{"reason": code, ...values}``.
+
+* ``single``: ``values`` (ascending) are single dice that score only in three of a kind;
+* ``left-out``: the single ``value`` (a 1 or 5) is in no combination (not expected);
+* ``extra``: three ``value`` dice make a triple but ``count`` more are left over, the
+  first of them the ``first``-th die of that value (4: the fourth);
+* ``pair``: ``count`` dice of ``value`` score only as three of a kind; ``third`` when
+  another die of that value is on the table to make the triple;
+* ``whole``: ``combination`` (``large-straight``, ``three-pairs``, ``small-straight``,
+  ``quantum``) scores only when all ``count`` dice of the roll are kept;
+* ``run``: a run ``low``-``middle``-``high`` is a small straight only as a whole three-dice
+  roll;
+* ``none``: no reason found (the dice are not a scoring combination).
+"""
 
 
-def why_no_score(roll: Sequence[Any], selection: Sequence[int]) -> str:
+def no_score_reasons(roll: Sequence[Any], selection: Sequence[int]) -> list[Reason]:
     """Why keeping ``selection`` (indices into ``roll``) does not score, naming the dice that
-    don't and the rule they miss: "a single 2 scores only in three of a kind".
+    don't and the rule they miss, as :data:`Reason` records in the order they are told.
 
     The dice left over are those of :func:`stray_dice`; a whole-roll combination the roll
     holds (a small straight, a 1-6 straight, three pairs) is pointed out when keeping every
@@ -264,62 +280,50 @@ def why_no_score(roll: Sequence[Any], selection: Sequence[int]) -> str:
     strays = stray_dice(roll, selection)
     values = [die_key(roll[i])[0] for i in selection]
     stray_values = [die_key(roll[i])[0] for i in strays]
-    lone: list[str] = []  # values with one die left over and none used in a triple
-    reasons: list[str] = []
+    lone: list[int] = []  # values with one die left over and none used in a triple
+    reasons: list[Reason] = []
     for value in sorted(set(stray_values)):
         extra = stray_values.count(value)
         kept = values.count(value) - extra  # the dice of this value already in triples
         if value in SINGLES:  # never left over by stray_dice, but say something true
-            reasons.append(f"the {value} is left out of every combination")
+            reasons.append({"reason": "left-out", "value": value})
         elif kept:
-            ordinals = [_ORDINALS.get(kept + k, "next") for k in range(1, extra + 1)]
-            verb = "is" if extra == 1 else "are"
-            reasons.append(
-                f"three {_plural(value)} make three of a kind, but the {_and(ordinals)} "
-                f"{value} {verb} left over ({_plural(value)} score only three at a time)"
-            )
+            reasons.append({"reason": "extra", "value": value, "first": kept + 1, "count": extra})
         elif extra == 1:
-            lone.append(str(value))
+            lone.append(value)
         else:
             on_table = sum(1 for d in roll if die_key(d)[0] == value)
-            hint = f": keep a third {value} too" if on_table > extra else ""
             reasons.append(
-                f"{_COUNT_WORDS.get(extra, str(extra))} {_plural(value)} score only as three "
-                f"of a kind{hint}"
+                {"reason": "pair", "value": value, "count": extra, "third": on_table > extra}
             )
     if lone:
-        either = lone[0] if len(lone) == 1 else ", ".join(lone[:-1]) + " or " + lone[-1]
-        reasons.insert(0, f"a single {either} scores only in three of a kind")
+        reasons.insert(0, {"reason": "single", "values": lone})
     whole = _whole_roll_hint(roll, selection, stray_values)
     if whole:
         reasons.append(whole)
-    return "; ".join(reasons) if reasons else "they are not a scoring combination"
+    return reasons or [{"reason": "none"}]
 
 
-_WHOLE_NAMES = {"large straight": "a 1-6 straight scores", "three pairs": "three pairs score",
-                "small straight": "a small straight scores", "Quantum": "a Quantum scores"}  # fmt: skip
+_WHOLE_NAMES = ("large-straight", "three-pairs", "small-straight", "quantum")
 
 
-def _whole_roll_hint(roll: Sequence[Any], selection: Sequence[int], strays: list[int]) -> str:
+def _whole_roll_hint(roll: Sequence[Any], selection: Sequence[int], strays: list[int]) -> Reason:
     """A combination of the whole roll the selection is part of, or a run of three it tries
-    to make from a roll that was not of three dice; "" if neither."""
+    to make from a roll that was not of three dice; empty if neither."""
     rolled = len(roll)
     if len(selection) < rolled and score_keep(roll, rolled) is not None:
         key = canonical(roll)
         readings = _whole_six(key) if rolled == 6 else _small_straight(key) if rolled == 3 else []
         if readings:
-            label = readings[0][1][0][0]
-            name = next((v for k, v in _WHOLE_NAMES.items() if label.startswith(k)), "")
+            code = readings[0][1][0][0]
+            name = next((n for n in _WHOLE_NAMES if code.startswith(n)), "")
             if name:
-                return f"{name} only when you keep all {_COUNT_WORDS[3] if rolled == 3 else 'six'} dice"
+                return {"reason": "whole", "combination": name, "count": rolled}
     runs = sorted(v for v in set(strays) if v + 1 in strays and v + 2 in strays)
     if runs and rolled != 3:
         low = runs[0]
-        return (
-            f"a run like {low}-{low + 1}-{low + 2} is a small straight only when it is the "
-            "whole of a three-dice roll"
-        )
-    return ""
+        return {"reason": "run", "low": low, "middle": low + 1, "high": low + 2}
+    return {}
 
 
 def score_key(key: tuple[DieKey, ...], rolled: int) -> int | None:
