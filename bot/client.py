@@ -123,6 +123,8 @@ class QuantumTableBot(commands.AutoShardedBot):
         self.db: Database
         self.tables: TableManager
         self.keeper: LeaseKeeper | None = None
+        self._claimed: dict[int, int] = {}
+        """Shards claimed before logging in (see :meth:`login`)."""
         self.max_concurrency = 1
         """Discord's ``session_start_limit.max_concurrency``: IDENTIFY buckets per 5 s."""
         self.wait_for_shards = False
@@ -133,9 +135,30 @@ class QuantumTableBot(commands.AutoShardedBot):
         ``python -m bot`` starts a fresh one that waits as a standby."""
         self._closing = False
 
+    async def login(self, token: str) -> None:
+        """Refuse before logging in to Discord or opening a port: with the shard count
+        known (``SHARD_COUNT``), a process for shards a live process holds (exact
+        ``SHARD_IDS``) claims them now, and any process checks the cluster's shard count,
+        so a refused one says its one line having touched nothing else."""
+        count = self.settings.shard_count
+        if count is not None and not self.wait_for_shards:
+            self.db = await Database.open(self.settings.database)
+            keeper = self._new_keeper(count)
+            if keeper.wanted is not None:
+                self._claimed = await keeper.acquire(wait=False)
+            else:
+                await keeper.store.check_count(keeper.holder, count)
+        try:
+            await super().login(token)
+        except BaseException:
+            if self.keeper is not None and self._claimed:
+                await self.keeper.release()
+            raise
+
     async def setup_hook(self) -> None:
         PICTURES.resize(int(self.settings.picture_cache_mb * MIB))
-        self.db = await Database.open(self.settings.database)
+        if not hasattr(self, "db"):
+            self.db = await Database.open(self.settings.database)
         self._ops = await ops.serve(self)  # /healthz and /metrics answer from here on
         if not await self._hold_shards():
             return  # stopped while waiting as a standby
@@ -197,19 +220,10 @@ class QuantumTableBot(commands.AutoShardedBot):
     async def _hold_shards(self) -> bool:
         """Claim this process's shards before connecting any (False: stopped meanwhile)."""
         count, self.max_concurrency = await self._gateway_limits()
-        wanted = self.settings.shard_ids
-        shard_ids = None if wanted == "auto" else list(wanted or range(count))
-        self.keeper = keeper = LeaseKeeper(
-            LeaseStore(self.db),
-            shard_count=count,
-            shard_ids=shard_ids,
-            per_process=self.settings.shards_per_process,
-            ceiling=self.settings.shards_ceiling,
-            ttl=self.settings.lease_seconds,
-            holder=Holder.here(self.settings.host_name),
+        keeper = self.keeper or self._new_keeper(count)
+        claimed = self._claimed or await keeper.acquire(
+            wait=keeper.wanted is None or self.wait_for_shards
         )
-        keeper.on_outage = self.metrics.database_outages.inc
-        claimed = await keeper.acquire(wait=shard_ids is None or self.wait_for_shards)
         if not claimed:
             return False
         self.shard_count = count
@@ -224,6 +238,22 @@ class QuantumTableBot(commands.AutoShardedBot):
             on_handover=self._hand_over,
         )
         return True
+
+    def _new_keeper(self, count: int) -> LeaseKeeper:
+        """The keeper of this process's shard leases, for a cluster of ``count`` shards."""
+        wanted = self.settings.shard_ids
+        shard_ids = None if wanted == "auto" else list(wanted or range(count))
+        self.keeper = keeper = LeaseKeeper(
+            LeaseStore(self.db),
+            shard_count=count,
+            shard_ids=shard_ids,
+            per_process=self.settings.shards_per_process,
+            ceiling=self.settings.shards_ceiling,
+            ttl=self.settings.lease_seconds,
+            holder=Holder.here(self.settings.host_name),
+        )
+        keeper.on_outage = self.metrics.database_outages.inc
+        return keeper
 
     def may_act(self, guild_id: int | None) -> bool:
         """Whether this process may act for a server now: it holds the server's shard, has

@@ -123,6 +123,15 @@ def _process_gone(lease: Lease, me: Holder) -> bool:
     return False
 
 
+def _count_mismatch(shard_count: int, lease: Lease, now: float) -> ShardCountMismatch:
+    return ShardCountMismatch(
+        f"SHARD_COUNT is {shard_count}, but the cluster runs {lease.shard_count}"
+        f" shards: shard {lease.shard_id} is held by {lease.who()} for"
+        f" {lease.expires_at - now:.0f} s more. Changing the shard count needs"
+        " every process stopped first (README: 'Running at scale')."
+    )
+
+
 def _lease(row: Any) -> Lease:
     return Lease(
         shard_id=int(row["shard_id"]),
@@ -204,13 +213,7 @@ class LeaseStore:
                 if lease.shard_count != shard_count and taken(lease)
             ]
             if other_count:
-                first = other_count[0]
-                raise ShardCountMismatch(
-                    f"SHARD_COUNT is {shard_count}, but the cluster runs {first.shard_count}"
-                    f" shards: shard {first.shard_id} is held by {first.who()} for"
-                    f" {first.expires_at - now:.0f} s more. Changing the shard count needs"
-                    " every process stopped first (README: 'Running at scale')."
-                )
+                raise _count_mismatch(shard_count, other_count[0], now)
             if shard_ids is not None:
                 busy = [leases[i] for i in sorted(set(shard_ids)) if taken(leases.get(i))]
                 if busy:
@@ -268,6 +271,21 @@ class LeaseStore:
             )
         kept = {int(r["shard_id"]) for r in rows if epochs.get(int(r["shard_id"])) == r["epoch"]}
         return set(epochs) - kept
+
+    async def check_count(self, me: Holder, shard_count: int) -> None:
+        """:class:`ShardCountMismatch` if another process runs another shard count now (a
+        look before claiming anything; :meth:`claim` checks again)."""
+        async with self._db._read() as conn:
+            now = await self._now(conn)
+            rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM shard_leases")
+        for lease in map(_lease, rows):
+            if (
+                lease.shard_count != shard_count
+                and lease.holder != me.id
+                and lease.live(now)
+                and not _process_gone(lease, me)
+            ):
+                raise _count_mismatch(shard_count, lease, now)
 
     async def unowned(self, shard_count: int) -> dict[int, float]:
         """Shards of the cluster with no live lease: seconds since each lease ended (a

@@ -178,13 +178,13 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
     # Refusals: a held shard, another shard count. One line each; nothing written.
     before = await versions(c)
     leases_before = await owners(c)
-    twin = c.process("twin", SHARD_IDS="1,2")
+    twin = c.process("twin", SHARD_IDS="1,2", METRICS_PORT="0")
     await twin.spawn(cwd=c.folder)
     assert await twin.exit_code() == 2
     assert any(re.search(r"Shard 1 is held by \S+ pid \d+", line) for line in twin.lines), (
         twin.log_tail()
     )
-    resharded = c.process("resharded", SHARD_COUNT="8")
+    resharded = c.process("resharded", SHARD_COUNT="8", METRICS_PORT="0")
     await resharded.spawn(cwd=c.folder)
     assert await resharded.exit_code() == 2
     assert any(
@@ -192,6 +192,9 @@ async def test_leases_refusals_and_failover(cluster: Cluster) -> None:
     )
     for refused in (twin, resharded):
         assert not any("Traceback" in line for line in refused.lines), refused.log_tail()
+        # refused before logging in to Discord or opening a port
+        assert not any("logging in" in line for line in refused.lines), refused.log_tail()
+        assert not any("Health and metrics" in line for line in refused.lines)
     assert await owners(c) == leases_before
     assert await versions(c) == before
 
