@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 
+import aiohttp
 import discord
 
 from bot.config import ConfigurationError, Settings, load_settings
@@ -102,6 +103,13 @@ async def run(settings: Settings) -> int:
                 await bot.start(settings.token or "")
         except discord.LoginFailure:
             print("Discord refused the token: check DISCORD_TOKEN in your .env.", file=sys.stderr)
+            return 1
+        except aiohttp.ClientConnectionError as error:  # refused, DNS, TLS: before any session
+            print(
+                f"Cannot reach Discord ({type(error).__name__}: {error}): check this machine's"
+                " network, DNS and proxy.",
+                file=sys.stderr,
+            )
             return 1
         except ShardsRefused as refused:
             print(refused, file=sys.stderr)

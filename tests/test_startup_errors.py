@@ -110,3 +110,17 @@ async def test_a_mistyped_database_url_hides_its_password(tmp_path: Path) -> Non
         "Configuration error: DATABASE_URL: must start with postgresql:// (leave it empty to"
         " use SQLite) (got 'mysql://qt:***@127.0.0.1:3306/qt')\n"
     )
+
+
+async def test_an_unreachable_discord_is_one_line(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there: Discord cannot be reached
+    done = await run_module(
+        "bot",
+        cwd=tmp_path,
+        env={"DISCORD_TOKEN": "x.y.z", "QT_LOOPBACK_URL": f"http://127.0.0.1:{port}"},
+    )
+    assert done.code == 1, done.text
+    assert "Traceback" not in done.text and " ERROR " not in done.text, done.text
+    assert "Unclosed" not in done.text, done.text
+    last = done.err.strip().splitlines()[-1]
+    assert last.startswith("Cannot reach Discord (") and "check this machine's network" in last
