@@ -2,6 +2,8 @@
 ## Points and scores come as numbers (grouped as the language writes them: 1,000); dice as
 ## their values ("1 5 5"); a die's colour as A (ivory) or B (blue).
 
+# The game's name (the engine's title, for the table's words).
+qdice-title = Quantum dice
 qdice-blurb = Six dice in two colours: push your luck to 10,000.
 
 # A die's colour as a letter (under the dice in the picture).
