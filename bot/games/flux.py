@@ -6,37 +6,125 @@ act from their private view (**My hand**), whose buttons edit it in place.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from PIL import Image
 
 from bot.engines.analysis import Analysis, MoveValue
-from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card, label
 from bot.engines.flux import ai as flux_ai
 from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxObservation
 from bot.engines.flux.rules import (
+    Rules,
     best_value,
     dice_way,
     distance,
     hand_value,
     is_zilch,
-    variants_text,
+    poker_winner,
 )
+from bot.engines.poker import HandRank
 from bot.games.coach import hint, noise_note, percent, sampled, signed, trade_off_note
 from bot.games.flux_scores import score_fields
 from bot.render.flux import render_flux, render_hand_png
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Field, Option, Panel
+from bot.words import Words, current, error_arguments, t
 from bot.words.events import GamePresenter
 
 DICE_BUTTONS = 20  # more choices than this go into select menus (25 options each)
 
 
+def _seat_name(names: Sequence[str], seat: Any) -> str:
+    index = int(seat)
+    return names[index] if 0 <= index < len(names) else str(index + 1)
+
+
+def _labels(codes: Sequence[str]) -> str:
+    """Cards as their labels: "9♥ K♠"."""
+    return " ".join(label(c) for c in codes)
+
+
+def _numbers(values: Sequence[int], joint: str = ", ") -> str:
+    return joint.join(map(str, values))
+
+
+def way_text(way: Sequence[Any], words: Words) -> str:
+    """How point dice make a change (:func:`bot.engines.flux.rules.dice_way`) in words:
+    "add 5", "subtract all (7)", "+2 +3 -1"."""
+    kind, amount = str(way[0]), way[1]
+    if kind == "ignore":
+        return words("flux-dice-way", way=kind, count=int(amount), amount="")
+    if kind == "in-all":
+        return words("flux-dice-way", way=kind, amount=f"{int(amount):+d}", count=0)
+    if kind == "steps":
+        steps = " ".join(f"{'+' if d > 0 else '-'}{abs(d)}" for d in amount)
+        return words("flux-dice-way", way=kind, amount=steps, count=0)
+    return words("flux-dice-way", way=kind, amount=int(amount), count=0)
+
+
+def dice_way_text(dice: Sequence[int], offset: int, rules: Rules, words: Words) -> str:
+    return way_text(dice_way(dice, offset, rules), words)
+
+
+def rank_text(rank: HandRank, words: Words, *, lower: bool = False) -> str:
+    """A poker hand in words: "Full house, kings over fives" (``lower``: "full house, …")."""
+    category = int(rank.category)
+    first = rank.tiebreak[0]
+    second = rank.tiebreak[1] if len(rank.tiebreak) > 1 else first
+    title = words("flux-poker-title-lower" if lower else "flux-poker-title", category=category)
+    return words(
+        "flux-poker-rank",
+        category=category,
+        title=title,
+        first=words("flux-rank", rank=first),
+        firsts=words("flux-ranks", rank=first),
+        seconds=words("flux-ranks", rank=second),
+    )
+
+
+def hand_rank_text(codes: Sequence[str], words: Words, *, lower: bool = False) -> str:
+    """Five cards' poker hand in words."""
+    _, ranks = poker_winner({0: list(codes)})
+    return rank_text(ranks[0], words, lower=lower)
+
+
+def end_text(reason: str, args: Mapping[str, Any], words: Words) -> str:
+    """Why the game ended: a ``flux-end-...`` code worded (English of older games as it is)."""
+    if not reason or " " in reason:
+        return reason
+    return words(reason, **args)
+
+
+def _by_seat(mapping: Mapping[Any, Any]) -> list[tuple[int, Any]]:
+    """A dict keyed by seat (ints, or strings after the log's JSON) in seat order as given."""
+    return [(int(seat), value) for seat, value in mapping.items()]
+
+
+def _error_args(code: str, params: Mapping[str, Any], words: Words) -> dict[str, Any]:
+    """A refusal's data worded: dice as a list, a change with its sign, an exact count."""
+    if code == "flux-error-dice-offset":
+        return {
+            "dice": _numbers(params.get("dice", ())),
+            "change": f"{int(params.get('offset', 0)):+d}",
+        }
+    if code == "flux-error-discard-count":
+        return {"exact": params.get("low") == params.get("high")}
+    return {}
+
+
+error_arguments("flux", _error_args)
+
+
 def _who(names: list[str], seat: int | None) -> str:
-    return f"**{names[seat]}**" if seat is not None and 0 <= seat < len(names) else "nobody"
+    if seat is not None and 0 <= seat < len(names):
+        return t("flux-bold-name", name=names[seat])
+    return t("flux-nobody")
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else t("flux-seat", number=seat + 1)
 
 
 def _own_value(obs: FluxObservation) -> int:
@@ -56,19 +144,143 @@ def value_text(value: int, target: int, raw: int | None = None) -> str:
     the target of 12"; "-14, 2 points away from -12 (the target counts with either sign)".
     ``raw`` is the cards alone, shown when point dice changed the value."""
     gap = distance(value, target)
-    if value < 0 < target:
-        mark, note = f"-{target}", " (the target counts with either sign)"
-    else:
-        mark, note = f"the target of {target}", ""
-    where = f"right on {mark}" if gap == 0 else f"{plural(gap, 'point')} away from {mark}"
-    text = f"{value}, {where}{note}"
-    if raw is not None and raw != value:
-        text += f"; cards {raw}, point dice {value - raw:+d}"
-    return text
+    dice = f"{value - raw:+d}" if raw is not None and raw != value else ""
+    return t(
+        "flux-value-text",
+        value=value,
+        target=target,
+        gap=gap,
+        negative=value < 0 < target,
+        raw=raw if raw is not None else 0,
+        dice=dice,
+        has_dice=bool(dice),
+    )
 
 
 class FluxUI(GamePresenter):
     game = "flux"
+
+    def event_args(
+        self,
+        kind: str,
+        seat: int | None,
+        data: Mapping[str, Any],
+        names: Sequence[str],
+        words: Words,
+    ) -> dict[str, Any]:
+        """What an event's data needs worded first: cards as labels, seats as names, lists
+        of seats, dice and hands as the sentence shows them."""
+
+        def name(s: Any) -> str:
+            return _seat_name(names, s)
+
+        def seats(items: Sequence[Any]) -> str:
+            return words.list(name(s) for s in items)
+
+        match kind:
+            case "cut":
+                cuts = [
+                    words("flux-cut-card", name=name(s), card=label(c))
+                    for s, c in enumerate(data.get("cuts", []))
+                ]
+                return {"cuts": ", ".join(cuts)}
+            case "claims":
+                claims = list(data.get("claims", []))
+                return {"count": len(claims), "claimants": seats(claims)}
+            case "claim_tie":
+                return {"alive": seats(data.get("alive", []))}
+            case "claim_draw":
+                cards = [
+                    words("flux-cut-card", name=name(s), card=label(c))
+                    for s, c in _by_seat(data.get("cards", {}))
+                ]
+                return {"cards": ", ".join(cards)}
+            case "play" | "trick":
+                return {"card": label(data["card"])}
+            case "target":
+                return {"dice": _numbers(data.get("dice", []), " + ")}
+            case "flux" | "discard":
+                discarded = list(data.get("discarded", []))
+                return {"cards": _labels(discarded), "count": len(discarded)}
+            case "point_dice":
+                return {"dice": _numbers(data.get("dice", []))}
+            case "dice_phase":
+                shown = [
+                    words(
+                        "flux-shown-value",
+                        name=name(s),
+                        value=value,
+                        count=len(dice),
+                        dice=_numbers(dice),
+                    )
+                    for s, value, dice in data.get("hands", [])
+                ]
+                return {"hands": "; ".join(shown), "holders": seats(data.get("holders", []))}
+            case "dice_used":
+                ways = [
+                    words("flux-dice-used-seat", name=name(s), way=way_text(way, words),
+                          value=value)
+                    for s, way, value in data.get("ways", [])
+                ]  # fmt: skip
+                return {"ways": "; ".join(ways)}
+            case "showdown":
+                values = [
+                    words("flux-showdown-seat", name=name(s), value=value, distance=gap)
+                    for s, value, gap in data.get("values", [])
+                ]
+                return {"values": "; ".join(values)}
+            case "settle":
+                points = dict(_by_seat(data.get("points", {})))
+                gains = [
+                    words("flux-settle-gain", name=name(w), points=points.get(int(w), 0))
+                    for w in data.get("winners", [])
+                ]
+                notes = []
+                if data.get("undercut"):
+                    notes.append(words("flux-note-undercut"))
+                if data.get("bullseye"):
+                    notes.append(words("flux-note-bullseye", points=data["bullseye"]))
+                if data.get("zilched"):
+                    notes.append(words("flux-note-zilch", names=seats(data["zilched"])))
+                return {
+                    "gains": ", ".join(gains),
+                    "notes": ", ".join(notes),
+                    "has_notes": bool(notes),
+                }
+            case "poker":
+                hands = [
+                    words(
+                        "flux-poker-seat",
+                        name=name(s),
+                        cards=_labels(five),
+                        rank=hand_rank_text(five, words),
+                    )
+                    for s, five in _by_seat(data.get("hands", {}))
+                ]
+                return {"hands": "; ".join(hands), "has_winner": data.get("winner") is not None}
+            case "game_over":
+                scores = list(data.get("scores", []))
+                points = scores[seat] if seat is not None and seat < len(scores) else 0
+                reason_args = {k: v for k, v in data.items() if k in ("deals", "limit")}
+                return {
+                    "reason": end_text(str(data.get("reason", "")), reason_args, words),
+                    "points": points,
+                }
+            case "deal":
+                turnup = str(data.get("turnup", ""))
+                roller = data.get("roller")
+                return {
+                    "turnup": label(turnup) if turnup else "",
+                    "trumps": card(turnup).suit if turnup else "",
+                    "rolled": roller is not None,
+                    "roller": name(roller) if roller is not None else "",
+                    "dice": _numbers(data.get("dice", []), " + "),
+                }
+        return {}
+
+    def deal_name(self, observation: FluxObservation) -> str:
+        """The hand a revealed table is in ("hand 3"), for the replay's heading."""
+        return t("flux-deal-name", hand=observation.hand_no)
 
     def table_image(
         self, observation: FluxObservation, names: list[str], log: list[str]
@@ -77,34 +289,33 @@ class FluxUI(GamePresenter):
 
     def turn_text(self, observation: FluxObservation, names: list[str]) -> str:
         obs = observation
-        status = f"Target **{obs.target}**"
+        parts = [t("flux-status-target", target=obs.target)]
         if obs.turnup:
-            status += f" · trumps {SUIT_SYMBOLS[card(obs.turnup).suit]}"
-        status += f" · {plural(obs.cards_left, 'card')} before the cut-off"
+            parts.append(t("flux-status-trumps", suit=SUIT_SYMBOLS[card(obs.turnup).suit]))
+        parts.append(t("flux-status-cards", count=obs.cards_left))
+        status = " · ".join(parts)
         match obs.phase:
             case "claim":
-                doing = (
-                    "Original hands: a hand dealt right at the target may be claimed, in "
-                    "secret (**My hand**); the table plays on by itself for everyone else."
-                )
+                doing = t("flux-turn-claim")
             case "trick":
-                doing = f"{_who(names, obs.turn)} plays to the trick (**My hand** to play)."
+                doing = t("flux-turn-trick", player=_who(names, obs.turn))
             case "command":
                 low, high = obs.discard_range
-                count = str(high) if low == high else f"up to {high}"
-                doing = f"{_who(names, obs.commander)} has command: discard {count} or call."
-            case "flux":
-                doing = f"{_who(names, obs.commander)} fluxed onto the target: call or play on."
-            case "dice":
-                who = ", ".join(f"**{names[s]}**" for s in obs.to_act) or "nobody"
-                doing = (
-                    f"Every hand is shown. Point dice: {who} choose how to use theirs, in "
-                    "secret (**My hand**)."
+                doing = t(
+                    "flux-turn-command",
+                    player=_who(names, obs.commander),
+                    exact=low == high,
+                    high=high,
                 )
+            case "flux":
+                doing = t("flux-turn-flux", player=_who(names, obs.commander))
+            case "dice":
+                who = ", ".join(t("flux-bold-name", name=names[s]) for s in obs.to_act)
+                doing = t("flux-turn-dice", players=who or t("flux-nobody"))
             case "poker":
-                doing = "Poker: everyone picks five of their cards in secret (**My hand**)."
+                doing = t("flux-turn-poker")
             case _:
-                return obs.end_reason
+                return end_text(obs.end_reason, obs.end_args, current())
         return f"{doing}\n{status}"
 
     def forced_move(self, observation: FluxObservation, legal: list[str]) -> str | None:
@@ -125,22 +336,24 @@ class FluxUI(GamePresenter):
     ) -> Panel:
         obs = observation
         seat = obs.seat if obs.seat is not None else 0
-        fields = [Field("Your score", str(obs.scores[seat]))]
+        fields = [Field(t("flux-field-score"), str(obs.scores[seat]))]
         if obs.hand:
             value = _own_value(obs)
             raw = hand_value(obs.hand, obs.rules.absolute)
-            fields.append(Field("Your hand", " ".join(label(c) for c in obs.hand), inline=False))
-            fields.append(Field("Hand value", value_text(value, obs.target, raw), inline=False))
+            fields.append(Field(t("flux-field-hand"), _labels(obs.hand), inline=False))
+            fields.append(
+                Field(t("flux-field-value"), value_text(value, obs.target, raw), inline=False)
+            )
         if obs.point_dice[seat]:
-            fields.append(Field("Point dice", ", ".join(map(str, obs.point_dice[seat]))))
+            fields.append(Field(t("flux-field-dice"), _numbers(obs.point_dice[seat])))
         if obs.turnup:
-            fields.append(Field("Turn-up", f"{label(obs.turnup)} (trumps)"))
+            fields.append(Field(t("flux-field-turnup"), t("flux-turnup", card=label(obs.turnup))))
         if legal:
             text, controls = self._moves(obs, legal)
         else:
             text, controls = self._waiting(obs, names), []
         return Panel(
-            title="Your hand",
+            title=t("flux-private-title"),
             description=text,
             fields=fields,
             controls=controls,
@@ -150,11 +363,11 @@ class FluxUI(GamePresenter):
 
     def _waiting(self, obs: FluxObservation, names: list[str]) -> str:
         if obs.phase == "over":
-            return obs.end_reason
+            return end_text(obs.end_reason, obs.end_args, current())
         if obs.phase in ("claim", "poker", "dice"):
-            return "Your choice is in; waiting for the others to choose."
-        waiting = ", ".join(names[s] for s in obs.to_act) or "nobody"
-        return f"Waiting for **{waiting}**."
+            return t("flux-waiting-others")
+        waiting = ", ".join(names[s] for s in obs.to_act) or t("flux-nobody")
+        return t("flux-waiting-for", players=waiting)
 
     def _toggles(self, obs: FluxObservation) -> list[Control]:
         return [
@@ -171,15 +384,11 @@ class FluxUI(GamePresenter):
         value = _own_value(obs)
         if obs.phase == "claim":
             if self.forced_move(obs, legal) is not None:
-                text = (
-                    "Your hand is not at the target, so there is nothing to claim: the table "
-                    "plays on for you in a moment."
-                )
-                return text, []
-            text = f"Your hand is at the target ({value}): claim it for the value game?"
+                return t("flux-claim-nothing"), []
+            text = t("flux-claim-ask", value=value)
             return text, [
-                Control("claim", "Claim original hand", "success", row=0),
-                Control("pass", "Play on", row=0),
+                Control("claim", t("flux-button-claim"), "success", row=0),
+                Control("pass", t("flux-button-play-on"), row=0),
             ]
         if obs.phase == "trick":
             plays = [a for a in legal if a.startswith("p:")]
@@ -188,39 +397,34 @@ class FluxUI(GamePresenter):
                         row=0 if i < 4 else 1)
                 for i, a in enumerate(plays)
             ]  # fmt: skip
-            return (
-                "Your turn: play a card to the trick (you are dealt a new one at once).",
-                controls,
-            )
+            return t("flux-your-trick"), controls
         if obs.phase == "flux":
-            text = f"Your new hand is at the target ({value}): call now for the flux bull's-eye?"
+            text = t("flux-flux-ask", value=value)
             return text, [
-                Control("call", "Call", "success", row=0),
-                Control("pass", "Play on", row=0),
+                Control("call", t("flux-button-call"), "success", row=0),
+                Control("pass", t("flux-button-play-on"), row=0),
             ]
         if obs.phase == "dice":
             return self._dice_moves(obs, legal)
         if obs.phase == "command":
             low, high = obs.discard_range
             picked = len(obs.selected)
-            want = str(high) if low == high else f"0 to {high}"
-            text = (
-                f"You have command. Pick {plural(want, 'card')} to discard, or call now "
-                f"(your hand is worth {value_text(value, obs.target)})."
+            text = t(
+                "flux-command-ask",
+                exact=low == high,
+                high=high,
+                value=value_text(value, obs.target),
             )
-            confirm = f"Discard {picked}" if picked else "Keep hand"
+            confirm = t("flux-button-discard", count=picked)
             return text, [
                 *self._toggles(obs),
                 Control("discard", confirm, "primary", row=2, disabled="discard" not in legal),
-                Control("call", f"Call at {value}", "success", row=2),
+                Control("call", t("flux-button-call-at", value=value), "success", row=2),
             ]
-        text = (
-            "Poker: pick the five cards to show (your best five are picked already). "
-            "Everyone's choice is revealed together."
-        )
+        text = t("flux-poker-ask")
         return text, [
             *self._toggles(obs),
-            Control("show", "Show these five", "success", row=2, disabled="show" not in legal),
+            Control("show", t("flux-button-show"), "success", row=2, disabled="show" not in legal),
         ]
 
     def _dice_moves(self, obs: FluxObservation, legal: list[str]) -> tuple[str, list[Control]]:
@@ -229,18 +433,19 @@ class FluxUI(GamePresenter):
         seat = obs.seat if obs.seat is not None else 0
         dice = obs.point_dice[seat]
         raw = hand_value(obs.hand, rules.absolute)
-        text = (
-            f"Every hand is shown. Yours is worth **{raw}**; choose how to use your point dice "
-            f"({', '.join(map(str, dice))}): add, subtract or ignore. Each choice shows the "
-            "value it gives you. The others choose at the same time, in secret."
-        )
+        words = current()
+        text = t("flux-dice-ask", value=raw, dice=_numbers(dice))
         choices: list[tuple[int, str, str, str]] = []  # (value, result, how, action)
         for action in legal:
             offset = int(action.removeprefix("dice:"))
             value = raw + offset
-            zilch = ", zilch!" if is_zilch(value, obs.target, rules) else ""
-            result = f"{value} ({distance(value, obs.target)} off{zilch})"
-            how = dice_way(dice, offset, rules)
+            result = t(
+                "flux-dice-result",
+                value=value,
+                distance=distance(value, obs.target),
+                zilch=is_zilch(value, obs.target, rules),
+            )
+            how = dice_way_text(dice, offset, rules, words)
             choices.append((value, result, f"{how[0].upper()}{how[1:]}", action))
         if len(choices) <= DICE_BUTTONS:
             return text, [
@@ -257,11 +462,15 @@ class FluxUI(GamePresenter):
             controls.append(
                 Control(
                     f"dice-menu-{row}",
-                    "Use the dice",
+                    t("flux-dice-menu"),
                     row=row,
-                    placeholder=f"Make your value {low} to {high}…",
+                    placeholder=t("flux-dice-menu-placeholder", low=low, high=high),
                     options=tuple(
-                        Option(label=f"Value {result}"[:100], value=action, description=how[:100])
+                        Option(
+                            label=t("flux-dice-option", result=result)[:100],
+                            value=action,
+                            description=how[:100],
+                        )
                         for _, result, how, action in chunk
                     ),
                 )
@@ -274,14 +483,14 @@ class FluxUI(GamePresenter):
         for seat in range(obs.n_players):
             hand = obs.shown[seat] or []
             if not obs.active[seat]:
-                held = "out of the game"
+                held = t("flux-revealed-out")
             elif hand:
                 value = hand_value(hand, obs.rules.absolute)
-                held = f"{' '.join(label(c) for c in hand)} (value {value})"
+                held = t("flux-revealed-hand", cards=_labels(hand), value=value)
             else:
-                held = "no cards"
-            lines.append(f"**{_name(names, seat)}**: {held}")
-        return [Field("Every hand", "\n".join(lines), inline=False)]
+                held = t("flux-revealed-none")
+            lines.append(t("flux-revealed-line", name=_name(names, seat), held=held))
+        return [Field(t("flux-revealed-title"), "\n".join(lines), inline=False)]
 
     def hint_text(self, observation: FluxObservation, analysis: Analysis, names: list[str]) -> str:
         """The hard AI's card, call or discard with what its search found (see
@@ -298,16 +507,22 @@ class FluxUI(GamePresenter):
         return None
 
     def options_text(self, config: FluxConfig) -> str:
-        text = f"{variants_text(config.keys)}. {plural(config.deck_count, 'deck')}."
+        words = current()
+        if config.keys:
+            variants = "; ".join(
+                words("flux-variant-key", key=k, name=words(f"flux-variant-{k}"))
+                for k in config.keys
+            )
+        else:
+            variants = words("flux-variants-none")
+        text = words("flux-options", variants=variants, decks=config.deck_count)
         ends = []
         if config.deal_rounds is not None:
-            n = config.deal_rounds
-            ends.append(f"after {plural(n, 'deal')} each")
+            ends.append(words("flux-ends-deals", deals=config.deal_rounds))
         if config.limit is not None and "15" in config.keys:
-            ends.append(f"at {plural(config.limit, 'point')}")
+            ends.append(words("flux-ends-limit", limit=config.limit))
         if ends:
-            first = ", whichever comes first" if len(ends) > 1 else ""
-            text += f" The game ends {' or '.join(ends)}{first}."
+            text += " " + words("flux-ends", ends=words.list(ends, "or"), count=len(ends))
         return text
 
 
@@ -320,32 +535,29 @@ def move_text(obs: FluxObservation, move: str) -> str:
     """A one-step move in words: "Play 7♥", "Call at 12", "Discard 2♠ K♦", "Play on"."""
     verb, _, rest = move.partition(":")
     if verb == "p":
-        return f"Play {label(rest)}"
+        return t("flux-move-play", card=label(rest))
     if verb == "discard":
         codes = [c for c in rest.split(",") if c]
-        return "Discard " + " ".join(label(c) for c in codes) if codes else "Keep your hand"
+        return t("flux-move-discard", cards=_labels(codes), count=len(codes))
     if verb == "show":
-        return "Show " + " ".join(label(c) for c in rest.split(","))
+        return t("flux-move-show", cards=_labels(rest.split(",")))
     if verb == "dice":
         seat = obs.seat if obs.seat is not None else 0
-        way = dice_way(obs.point_dice[seat], int(rest), obs.rules)
+        way = dice_way_text(obs.point_dice[seat], int(rest), obs.rules, current())
         return f"{way[0].upper()}{way[1:]}"
     if move == "call":
-        return f"Call at {_own_value(obs)}" if obs.phase == "command" else "Call"
-    return {"claim": "Claim your original hand", "pass": "Play on"}.get(move, move)
+        if obs.phase == "command":
+            return t("flux-button-call-at", value=_own_value(obs))
+        return t("flux-button-call")
+    if move == "claim":
+        return t("flux-move-claim")
+    if move == "pass":
+        return t("flux-button-play-on")
+    return move
 
 
-RULES = {
-    "claim": "A hand at the target is worth claiming: the hard AI always does.",
-    "flux": "Your hand is at the target after the flux: the hard AI always calls for the "
-    "bull's-eye.",
-    "dice": "Of every way to use your point dice, this one scores you the most against the "
-    "hands shown (or costs you the least).",
-    "poker": "These are your best five cards for the poker game.",
-    "only": "It's the only move worth weighing here.",
-    "no-deal": "There was no time to play out a single deal: this is the hard AI's first "
-    "choice before searching.",
-}
+RULES = ("claim", "flux", "dice", "poker", "only", "no-deal")
+"""The rules the hard AI follows without searching (``flux-hint-rule-<reason>``)."""
 
 
 def hint_text(obs: FluxObservation, analysis: Analysis) -> str:
@@ -355,31 +567,35 @@ def hint_text(obs: FluxObservation, analysis: Analysis) -> str:
         return move_text(obs, move)
 
     if analysis.kind == "rule":
-        why = RULES.get(analysis.reason, "")
+        why = t(f"flux-hint-rule-{analysis.reason}") if analysis.reason in RULES else ""
         if analysis.move == "pass" and analysis.reason in ("claim", "flux"):
-            why = "Your hand isn't at the target, so there's nothing to claim: play on."
+            why = t("flux-hint-rule-pass")
         return hint(analysis, name, why)
     best = analysis.best
     if analysis.kind == "win":
 
         def figure(value: MoveValue) -> str:
-            return f"{percent(value.value or 0.0)} to win the game"
+            return t("flux-hint-figure-win", percent=percent(value.value or 0.0))
 
-        why = (
-            f"{sampled(analysis, 'deals')} of the cards you can't see, played out to the end "
-            f"of the hand, you win the game {percent(best.value or 0.0)} of the time with it "
-            "(the game is near its end, so it plays for the win)."
+        why = t(
+            "flux-hint-win",
+            sampled=sampled(analysis, "deals"),
+            percent=percent(best.value or 0.0),
         )
     else:
 
         def figure(value: MoveValue) -> str:
-            return f"{signed(value.value or 0.0, 'points')} · on top {percent(value.win or 0.0)}"
+            return t(
+                "flux-hint-figure-points",
+                points=signed(value.value or 0.0, "points"),
+                percent=percent(value.win or 0.0),
+            )
 
-        why = (
-            f"{sampled(analysis, 'deals')} of the cards you can't see, played out to the end "
-            f"of the hand, it scores you {signed(best.value or 0.0, 'points')} against the "
-            f"others' average, and you take the most points of the hand "
-            f"{percent(best.win or 0.0)} of the time."
+        why = t(
+            "flux-hint-points",
+            sampled=sampled(analysis, "deals"),
+            points=signed(best.value or 0.0, "points"),
+            percent=percent(best.win or 0.0),
         )
     if analysis.kind == "win":
         why += noise_note(analysis, name, figure)
@@ -393,5 +609,5 @@ SPEC = GameSpec(
     ui=FluxUI(),
     emoji="🃏",
     ai=GameAI(decide=flux_ai.decide, analyse=flux_ai.analyse),
-    blurb="Three decks, a dice target: get your hand's value there, then win the poker.",
+    blurb=t("flux-blurb"),
 )

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
 
-from bot.engines.base import ConfigError, IllegalAction, InvalidAction, Rng
+from bot.engines.base import ConfigError, Event, IllegalAction, InvalidAction, Rng
 from bot.engines.cards import standard_deck
 from bot.engines.flux.ai import choose_action as flux_choose
 from bot.engines.flux.engine import FluxConfig, FluxEngine, FluxState
 from bot.engines.poker import best_five
 
 ENGINE = FluxEngine()
-CARD_LABEL = re.compile(r"(10|[2-9JQKA])[♠♥♦♣]")
+CARD_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+
+
+def shows_cards(event: Event) -> bool:
+    """Whether an event's data names any card (a secret choice must not)."""
+    return bool(CARD_CODE.search(json.dumps(event.data)))
 
 
 class ScriptedRng(Rng):
@@ -82,13 +88,13 @@ def total_cards(state: FluxState) -> int:
     )
 
 
-def play_round(state: FluxState, cards: list[str]) -> list[str]:
-    """Each seat from the turn plays the given card; returns the event texts."""
-    texts = []
+def play_round(state: FluxState, cards: list[str]) -> list[Event]:
+    """Each seat from the turn plays the given card; returns the events."""
+    events: list[Event] = []
     for code in cards:
         (seat,) = ENGINE.to_act(state)
-        texts += [e.text for e in ENGINE.apply(state, seat, f"p:{code}")]
-    return texts
+        events += ENGINE.apply(state, seat, f"p:{code}")
+    return events
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -116,7 +122,8 @@ def test_cut_for_the_deal_lowest_card_deals_and_identical_cards_are_ignored() ->
     state.rng = NoShuffle(seed=1)
     events = ENGINE._cut_for_deal(state)
     assert state.dealer == 2  # the two 2♣ cancel; the 5♥ is the lowest left
-    assert "deals first" in events[0].text
+    assert events[0].kind == "cut" and events[0].seat == 2
+    assert events[0].data == {"cuts": ["2C", "2C", "5H"], "dealer": 2}
     state.shoe = ["3S", "3C", "3H", *state.shoe[3:]]
     ENGINE._cut_for_deal(state)
     assert state.dealer == 1  # equal ranks: clubs is the lowest suit
@@ -125,10 +132,13 @@ def test_cut_for_the_deal_lowest_card_deals_and_identical_cards_are_ignored() ->
 def test_player_counts_and_bad_options_are_refused() -> None:
     with pytest.raises(ConfigError):
         ENGINE.new_game(FluxConfig(), 7, 1)
-    with pytest.raises(ConfigError, match="Variant 18"):
+    with pytest.raises(ConfigError) as error:
         FluxConfig(decks=2)
-    with pytest.raises(ConfigError, match="too few"):
+    assert error.value.code == "flux-config-few-decks-need-18"
+    with pytest.raises(ConfigError) as error:
         ENGINE.new_game(FluxConfig(variants="18", decks=1), 6, 1)
+    assert error.value.code == "flux-config-too-few-decks"
+    assert error.value.params == {"decks": 1, "players": 6}
     assert FluxConfig(variants="18").deck_count == 2
 
 
@@ -144,15 +154,18 @@ def test_claims_are_secret_until_everyone_has_chosen() -> None:
     )
     assert ENGINE.legal_actions(state, 0) == ["claim", "pass"]
     assert ENGINE.legal_actions(state, 2) == ["pass"]
-    with pytest.raises(IllegalAction, match="isn't at the target"):
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 2, "claim")
+    assert error.value.code == "flux-error-not-at-target"
+    assert error.value.params["target"] == 12 and error.value.params["value"] != 12
     events = ENGINE.apply(state, 0, "claim")
-    assert [e.kind for e in events] == ["chose"] and "claim" not in events[0].text
+    assert [e.kind for e in events] == ["chose"] and events[0].data == {"what": "claim"}
     spectator = ENGINE.observe(state, None)
     assert spectator.my_claim is None and spectator.answered == [True, False, False]
     assert ENGINE.observe(state, 1).my_claim is None
-    with pytest.raises(IllegalAction, match="already made your choice"):
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 0, "pass")
+    assert error.value.code == "flux-error-already-chosen"
     ENGINE.apply(state, 1, "pass")
     events = ENGINE.apply(state, 2, "pass")
     reveal = next(e for e in events if e.kind == "claims")
@@ -207,10 +220,11 @@ def test_trick_replacements_winner_point_and_discard_die() -> None:
     state = make_state(
         ["9H 2D KS", "AS 4C 7D", "TD QC 3S"], turnup="5D", shoe="8S 8H 8C", script=[3]
     )
-    texts = play_round(state, ["AS", "TD", "9H"])  # seat 1 leads (dealer 0)
+    events = play_round(state, ["AS", "TD", "9H"])  # seat 1 leads (dealer 0)
     assert state.hands[1] == ["8S", "4C", "7D"] or "8S" in state.hands[1]
     assert "8H" in state.hands[2] and "8C" in state.hands[0]
-    assert any("wins the trick with 10♦" in t for t in texts)  # the only trump
+    trick = next(e for e in events if e.kind == "trick")
+    assert trick.seat == 2 and trick.data["card"] == "TD"  # the only trump
     assert state.scores == [0, 0, 1] and state.commander == 2
     assert state.phase == "command" and state.discard_roll == 3
     assert state.discard_range == (3, 3)
@@ -219,8 +233,8 @@ def test_trick_replacements_winner_point_and_discard_die() -> None:
 
 def test_repeated_trump_ranks_cancel_and_a_dead_trick_is_led_again() -> None:
     state = make_state(["9D 2D", "9D 4C", "9D 3S"], turnup="5D", shoe="8S 8H 8C")
-    texts = play_round(state, ["9D", "9D", "9D"])
-    assert any("dead trick" in t for t in texts)
+    events = play_round(state, ["9D", "9D", "9D"])
+    assert any(e.kind == "dead_trick" and e.seat == 1 for e in events)
     assert state.phase == "trick" and state.turn == 1 and state.scores == [0, 0, 0]
     state = make_state(["9D 2D", "9D 4C", "3S 3S"], turnup="5D", shoe="8S 8H 8C", script=[2])
     play_round(state, ["9D", "3S", "9D"])  # seats 1, 2, 0
@@ -235,17 +249,20 @@ def test_discard_exactly_the_roll_then_lead() -> None:
         script=[4],
     )
     state.commander, state.discard_range, state.phase = 0, (2, 2), "command"
-    with pytest.raises(IllegalAction, match="exactly 2"):
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 0, "discard:9H")
-    with pytest.raises(IllegalAction, match="don't hold"):
+    assert error.value.code == "flux-error-discard-count"
+    assert error.value.params == {"low": 2, "high": 2, "count": 1}
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 0, "discard:AS,9H")
+    assert error.value.code == "flux-error-not-held" and error.value.params["card"] == "A♠"
     ENGINE.apply(state, 0, "t0")
     ENGINE.apply(state, 0, "t2")
     assert ENGINE.observe(state, 0).selected == [0, 2]
     assert ENGINE.observe(state, 1).selected == []
     assert "discard" in ENGINE.legal_actions(state, 0)
     events = ENGINE.apply(state, 0, "discard")
-    assert "discards" in events[0].text and events[0].data["discarded"] == ["9H", "KS"]
+    assert events[0].kind == "discard" and events[0].data["discarded"] == ["9H", "KS"]
     assert sorted(state.hands[0]) == sorted(["2D", "4H", "5H", "6H", "7H", "8S", "8H"])
     assert state.phase == "trick" and state.turn == 0 and state.commander is None
 
@@ -312,21 +329,25 @@ def test_the_score_sheet_says_how_each_value_game_went() -> None:
     line = state.ledger[-1]
     assert line.hand_no == 1 and line.target == 12
     assert line.value == [16, 0, 0, 0, 0] and line.tricks == line.poker == [0] * 5
-    assert line.value_game == "{p0} called at -14, 2 points off the target of 12"
+    assert line.value_story is not None
+    assert line.value_story["how"] == "called" and line.value_story["caller"] == 0
+    assert (line.value_story["value"], line.value_story["gap"]) == (-14, 2)
+    assert line.value_story["target"] == 12 and line.value_story["bullseye"] == 0
     # an undercut names the player who was closer
     state = make_state(["TS 4S", "TH 3H", "9H"], phase="command")
     state.commander = 0
     ENGINE.apply(state, 0, "call")
     line = state.ledger[-1]
     assert line.value == [0, 8, 0]
-    assert line.value_game == "{p0} called at -14 and was undercut by {p1}"
+    assert line.value_story is not None
+    assert line.value_story["how"] == "undercut" and line.value_story["winners"] == [1]
     # a bull's-eye and a zilch are both named
     state = make_state(["TH 2H", "TS TS AS"], phase="command")
     state.commander = 0
     ENGINE.apply(state, 0, "call")
-    assert state.ledger[-1].value_game == (
-        "{p0} called at 12, on the target (bull's-eye +10); zilch: {p1}"
-    )
+    story = state.ledger[-1].value_story
+    assert story is not None and story["how"] == "called" and story["value"] == 12
+    assert story["bullseye"] == 10 and story["zilched"] == [1]
 
 
 def test_the_score_sheet_keeps_flux_points_apart() -> None:
@@ -360,11 +381,12 @@ def test_poker_choices_are_secret_then_revealed_and_scored_by_the_turn_up() -> N
     obs = ENGINE.observe(state, 0)
     assert sorted(obs.selected) == [0, 1, 2, 3, 4] or len(obs.selected) == 5
     events = ENGINE.apply(state, 0, "show:AS,AH,AD,KS,KH")
-    assert all(not CARD_LABEL.search(e.text) for e in events)
+    assert not any(shows_cards(e) for e in events)
     assert ENGINE.observe(state, 1).my_poker is None
     assert ENGINE.observe(state, 0).my_poker == ["AS", "AH", "AD", "KS", "KH"]
-    with pytest.raises(IllegalAction, match="five cards"):
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 1, "show:QS,QH")
+    assert error.value.code == "flux-error-poker-five" and error.value.params == {"count": 2}
     events = ENGINE.apply(state, 1, "show:QS,QH,9D,8S,7H")
     poker = next(e for e in events if e.kind == "poker")
     assert poker.data["winner"] == 0 and poker.data["points"] == 10  # a face turn-up: 10
@@ -439,7 +461,7 @@ def test_the_game_ends_when_the_burned_cards_are_reached() -> None:
     state.shoe = ["8S"]
     play_round(state, ["AS", "9H"])  # seat 1 draws 8♠, seat 0 draws a burned card
     assert state.cutoff_reached
-    assert ENGINE._game_end_reason(state) == "The burned cards are reached."
+    assert ENGINE._game_end_reason(state) == ("flux-end-burned", {})
 
 
 def test_running_out_of_every_card_settles_the_hand_at_once() -> None:
@@ -464,12 +486,18 @@ def test_outcome_ignores_tied_top_scores() -> None:
 
 def test_bad_moves_are_refused_with_sentences() -> None:
     state = make_state(["9H 2D KS", "AS 4C 7D"])
-    with pytest.raises(InvalidAction):
+    with pytest.raises(InvalidAction) as error:
         ENGINE.apply(state, 1, "fly away")
-    with pytest.raises(IllegalAction, match="not your turn"):
+    assert error.value.code == "flux-error-unknown-move"
+    assert error.value.params == {"move": "fly away"}
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 0, "p:9H")
-    with pytest.raises(IllegalAction, match="don't hold"):
+    assert error.value.code == "flux-error-not-your-turn"
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 1, "p:9H")
-    with pytest.raises(IllegalAction, match="can't call"):
+    assert error.value.code == "flux-error-not-held"
+    assert error.value.params == {"card": "9♥", "another": False}
+    with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, 1, "call")
+    assert error.value.code == "flux-error-not-now" and error.value.params == {"move": "call"}
     assert all(len(a) <= 80 for a in ENGINE.move_options(state, 1))

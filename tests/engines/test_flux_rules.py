@@ -123,24 +123,25 @@ def test_point_dice_best_use_and_totality() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("text", "code", "params"),
     [
-        ("23", "gambling"),
-        ("1,99", "no Flux variant '99'"),
-        ("7", "needs 2"),
-        ("9a", "needs 9"),
-        ("16d", "needs 16"),
-        ("16,17", "16 and 17 can't be played together: 16 re-rolls the target"),
-        ("10,21", "10 and 21 can't be played together: 10 rolls the bull's-eye"),
-        ("5,21", "5 and 21 can't be played together: 5 gives the best poker hand"),
-        ("10,20", "10 and 20 can't be played together: 10 pays a bull's-eye bonus"),
-        ("8,22", "22 and 8 can't be played together: 22 plays on until one player"),
-        ("15,22", "22 and 15 can't be played together: 22 plays on until one player"),
+        ("23", "flux-config-refused-23", {}),
+        ("1,99", "flux-config-unknown-variant", {"variant": "99"}),
+        ("7", "flux-config-requires-7", {}),
+        ("9a", "flux-config-requires-9a", {}),
+        ("16d", "flux-config-requires-16d", {}),
+        ("16,17", "flux-config-conflict-16-17", {"first": "16", "second": "17"}),
+        ("10,21", "flux-config-conflict-10-21", {"first": "10", "second": "21"}),
+        ("5,21", "flux-config-conflict-5-21", {"first": "5", "second": "21"}),
+        ("10,20", "flux-config-conflict-10-20", {"first": "10", "second": "20"}),
+        ("8,22", "flux-config-conflict-22-8", {"first": "22", "second": "8"}),
+        ("15,22", "flux-config-conflict-22-15", {"first": "22", "second": "15"}),
     ],
 )
-def test_refused_variants_say_why(text: str, message: str) -> None:
-    with pytest.raises(ConfigError, match=message):
+def test_refused_variants_say_why(text: str, code: str, params: dict[str, str]) -> None:
+    with pytest.raises(ConfigError) as error:
         parse_variants(text)
+    assert error.value.code == code and error.value.params == params
 
 
 @pytest.mark.parametrize(

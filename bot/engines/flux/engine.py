@@ -42,7 +42,6 @@ from bot.engines.base import (
     InvalidAction,
     Outcome,
     Rng,
-    plural,
 )
 from bot.engines.cards import card, label, sort_codes, standard_deck
 from bot.engines.flux.rules import (
@@ -101,16 +100,11 @@ class FluxConfig(BaseModel):
     def _check_decks(self) -> FluxConfig:
         short = "18" in self.keys
         if self.decks is not None and self.decks < 3 and not short:
-            raise ConfigError(
-                "Fewer than three decks is Variant 18 (Intense flux): add 18 to the variants."
-            )
+            raise ConfigError("flux-config-few-decks-need-18")
         if self.decks is not None and self.decks >= 3 and short:
-            raise ConfigError("Variant 18 plays with fewer decks: choose 1 or 2 decks.")
+            raise ConfigError("flux-config-18-fewer-decks")
         if (self.deals is not None or self.limit is not None) and "15" not in self.keys:
-            raise ConfigError(
-                "The number of deals and the score limit set how long Variant 15 (Reshuffling) "
-                "lasts: add 15 to the variants."
-            )
+            raise ConfigError("flux-config-length-needs-15")
         return self
 
     @property
@@ -182,8 +176,9 @@ class HandResult(BaseModel):
 class HandScore(BaseModel):
     """Where one hand's points went, seat by seat (public: the final screen's score sheet).
 
-    ``value_game`` and ``poker_game`` say in a few words how those were won, naming seats as
-    ``{p0}``, ``{p1}`` … like event texts.
+    ``value_story`` and ``poker_story`` say how those were won, as data for the presenter
+    (``value_game`` and ``poker_game`` are the English of sheets saved before, naming seats as
+    ``{p0}``, ``{p1}`` …).
     """
 
     hand_no: int
@@ -194,6 +189,8 @@ class HandScore(BaseModel):
     poker: list[int]
     value_game: str = ""
     poker_game: str = ""
+    value_story: dict[str, Any] | None = None
+    poker_story: dict[str, Any] | None = None
 
     def total(self, seat: int) -> int:
         return self.tricks[seat] + self.fluxes[seat] + self.value[seat] + self.poker[seat]
@@ -253,7 +250,8 @@ class FluxState(BaseModel):
     poker_choice: list[list[str] | None]
     last_result: HandResult | None = None
     ledger: list[HandScore] = Field(default_factory=list)  # every hand's points, by source
-    end_reason: str = ""
+    end_reason: str = ""  # a code (``flux-end-...``); English in states saved before
+    end_args: dict[str, int] = Field(default_factory=dict)
 
 
 class FluxObservation(BaseModel):
@@ -302,6 +300,7 @@ class FluxObservation(BaseModel):
     scores_final: bool
     winner: int | None
     end_reason: str
+    end_args: dict[str, int] = Field(default_factory=dict)
 
     @property
     def rules(self) -> Rules:
@@ -312,39 +311,23 @@ class FluxObservation(BaseModel):
         return card(self.turnup).suit if self.turnup else None
 
 
-def _names(seats: list[int]) -> str:
-    words = [f"{{p{s}}}" for s in seats]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _labels(codes: list[str]) -> str:
-    return " ".join(label(c) for c in codes)
-
-
-def _value_game_text(
+def _value_story(
     caller: int | None, kind: str, result: Settlement, values: dict[int, int], target: int
-) -> str:
-    """How a value game was won, in a few words for the score sheet."""
-    winners = _names(result.winners)
-    if caller is None:
-        how = "after the last trick" if kind == "settled" else "when the cards ran out"
-        text = f"settled {how}: {winners} won"
-    elif result.undercut:
-        text = f"{{p{caller}}} called at {values[caller]} and was undercut by {winners}"
-    else:
-        gap = distance(values[caller], target)
-        text = f"{{p{caller}}} called at {values[caller]}" + (
-            f", on the target (bull's-eye +{result.bullseye})"
-            if result.bullseye
-            else f", {plural(gap, 'point')} off the target of {target}"
-            if gap
-            else ", on the target"
-        )
-    if result.zilched:
-        text += f"; zilch: {_names(result.zilched)}"
-    return text
+) -> dict[str, Any]:
+    """How a value game was won, as data for the score sheet (worded by the presenter)."""
+    story: dict[str, Any] = {
+        "how": "settled" if caller is None else "undercut" if result.undercut else "called",
+        "kind": kind,
+        "caller": caller,
+        "winners": list(result.winners),
+        "zilched": list(result.zilched),
+        "target": target,
+        "bullseye": result.bullseye,
+    }
+    if caller is not None:
+        story["value"] = values[caller]
+        story["gap"] = distance(values[caller], target)
+    return story
 
 
 class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
@@ -364,8 +347,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         needed = BURN + (HAND_SIZE + 1) * n_players + 1
         if config.deck_count * 52 < needed:
             raise ConfigError(
-                f"{plural(config.deck_count, 'deck')} {'is' if config.deck_count == 1 else 'are'} too few for {n_players} players: add a deck "
-                "or play with fewer people."
+                "flux-config-too-few-decks", decks=config.deck_count, players=n_players
             )
         n = n_players
         state = FluxState(
@@ -418,15 +400,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
 
         dealer = min(alive, key=low)
         state.dealer = dealer
-        shown = ", ".join(f"{{p{s}}} {label(c)}" for s, c in enumerate(cuts))
-        return [
-            Event(
-                kind="cut",
-                seat=dealer,
-                text=f"Cut for the deal: {shown}. {{p{dealer}}} deals first.",
-                data={"cuts": cuts, "dealer": dealer},
-            )
-        ]
+        return [Event(kind="cut", seat=dealer, data={"cuts": cuts, "dealer": dealer})]
 
     def _fresh_shoe(self, state: FluxState) -> None:
         """Shuffle every card into the shoe and burn ten below it as the cut-off."""
@@ -604,6 +578,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             scores_final=state.phase == "over",
             winner=self._winner(state) if state.phase == "over" else None,
             end_reason=state.end_reason,
+            end_args=dict(state.end_args),
         )
 
     @staticmethod
@@ -644,24 +619,21 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
 
     def outcome(self, state: FluxState) -> Outcome:
         if state.phase != "over":
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction("flux-error-not-over")
         scores = [float(s) for s in state.scores]
         winner = self._winner(state)
         if state.config.rules.has("22"):
             order = [*self.seats_in_play(state), *reversed(state.eliminated)]
             ranks = [order.index(s) for s in range(state.n_players)]
-            summary = f"{{p{winner}}} is the last player standing." if winner is not None else ""
             return Outcome(
-                scores=scores, ranks=ranks, winners=[winner] if winner is not None else [],
-                summary=summary,
-            )  # fmt: skip
+                scores=scores, ranks=ranks, winners=[winner] if winner is not None else []
+            )
         if winner is None:
             return Outcome(
                 scores=scores,
                 ranks=[0] * state.n_players,
                 winners=[],
                 draw=True,
-                summary="Every top score is tied: the game is drawn.",
             )
         rest = sorted(
             {state.scores[s] for s in range(state.n_players) if s != winner}, reverse=True
@@ -669,21 +641,16 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         ranks = [
             0 if s == winner else 1 + rest.index(state.scores[s]) for s in range(state.n_players)
         ]
-        return Outcome(
-            scores=scores,
-            ranks=ranks,
-            winners=[winner],
-            summary=f"{{p{winner}}} wins with {plural(state.scores[winner], 'point')}.",
-        )
+        return Outcome(scores=scores, ranks=ranks, winners=[winner])
 
     # --- moves --------------------------------------------------------------------------
 
     def apply(self, state: FluxState, seat: int, action: str) -> list[Event]:
         match = _ACTION.match(action.strip())
         if match is None:
-            raise InvalidAction(f"I don't know the Flux move {action!r}.")
+            raise InvalidAction("flux-error-unknown-move", move=action)
         if state.phase == "over":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("flux-error-game-over")
         if seat not in self.to_act(state):
             raise IllegalAction(self._not_yours(state, seat))
         if match["toggle"] is not None:
@@ -709,17 +676,19 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
 
     def _not_yours(self, state: FluxState, seat: int) -> str:
         if state.phase in ("claim", "poker", "dice"):
-            return "You have already made your choice; waiting for the others."
-        return "It is not your turn."
+            return "flux-error-already-chosen"
+        return "flux-error-not-your-turn"
 
     def _require(self, state: FluxState, phases: tuple[str, ...], what: str) -> None:
+        """Refuse a move outside ``phases``; ``what`` names the move for the message
+        (``flux-error-not-now``: pick, claim, pass, play, discard, call, dice, show)."""
         if state.phase not in phases:
-            raise IllegalAction(f"You can't {what} now.")
+            raise IllegalAction("flux-error-not-now", move=what)
 
     def _toggle(self, state: FluxState, seat: int, index: int) -> list[Event]:
-        self._require(state, ("command", "poker"), "pick cards")
+        self._require(state, ("command", "poker"), "pick")
         if index >= len(state.hands[seat]):
-            raise IllegalAction(f"You have no card {index + 1}.")
+            raise IllegalAction("flux-error-no-card", number=index + 1)
         chosen = state.selected[seat]
         if index in chosen:
             chosen.remove(index)
@@ -735,9 +704,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         for code in picked:
             index = next((i for i in free if hand[i] == code), None)
             if index is None:
-                raise IllegalAction(
-                    f"You don't hold {'another ' if code in hand else ''}{label(code)}."
-                )
+                raise IllegalAction("flux-error-not-held", card=label(code), another=code in hand)
             free.remove(index)
             found.append(index)
         return sorted(found)
@@ -745,12 +712,12 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     # claims ----------------------------------------------------------------------------
 
     def _claim(self, state: FluxState, seat: int) -> list[Event]:
-        self._require(state, ("claim",), "claim an original hand")
+        self._require(state, ("claim",), "claim")
         if not self.can_claim(state, seat):
             raise IllegalAction(
-                f"Your hand isn't at the target: it is worth "
-                f"{hand_value(state.hands[seat], state.config.rules.absolute)}, the target is "
-                f"{state.target}."
+                "flux-error-not-at-target",
+                value=hand_value(state.hands[seat], state.config.rules.absolute),
+                target=state.target,
             )
         state.claims[seat] = True
         return self._after_claim(state, seat)
@@ -761,28 +728,20 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             return self._after_claim(state, seat)
         self._require(state, ("flux",), "pass")
         state.commander = None
-        events = [Event(kind="play_on", seat=seat, text=f"{{p{seat}}} plays on.")]
+        events = [Event(kind="play_on", seat=seat)]
         return events + self._next_trick(state, seat)
 
     def _after_claim(self, state: FluxState, seat: int) -> list[Event]:
-        events = [Event(kind="chose", seat=seat, text=f"{{p{seat}}} has decided.")]
+        events = [Event(kind="chose", seat=seat, data={"what": "claim"})]
         if self.to_act(state):
             return events
         claimants = [s for s in self.seats_in_play(state) if state.claims[s]]
         if not claimants:
-            events.append(
-                Event(kind="claims", text="Nobody claims an original hand.", data={"claims": []})
-            )
+            events.append(Event(kind="claims", data={"claims": [], "target": state.target}))
             return events + self._first_trick(state)
         for s in claimants:
             state.exposed[s] = True
-        events.append(
-            Event(
-                kind="claims",
-                text=f"Original hand claimed by {_names(claimants)} (at the target {state.target}).",
-                data={"claims": claimants},
-            )
-        )
+        events.append(Event(kind="claims", data={"claims": claimants, "target": state.target}))
         winner, tie_events = self._claim_tiebreak(state, claimants)
         events += tie_events
         return events + self._original_hand(state, winner)
@@ -793,28 +752,13 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         best = max(claim_key(state.hands[s]) for s in claimants)
         alive = [s for s in claimants if claim_key(state.hands[s]) == best]
         if len(alive) < len(claimants):
-            events.append(
-                Event(
-                    kind="claim_tie",
-                    text=f"On colour totals and face cards {_names(alive)} stay in the claim.",
-                    data={"alive": alive},
-                )
-            )
+            events.append(Event(kind="claim_tie", data={"alive": alive}))
         while len(alive) > 1:
             if len(state.shoe) + len(state.burned) < len(alive):
                 # A round is dealt only when every claimant can have a card, so no card is
                 # ever left half-drawn; otherwise the first claimant from the dealer's left.
                 first = min(alive, key=lambda s: (s - state.dealer - 1) % state.n_players)
-                events.append(
-                    Event(
-                        kind="claim_out",
-                        seat=first,
-                        text="Too few cards are left to deal every claimant a tie-break card: "
-                        f"the claim goes to {{p{first}}}, the first of them from the dealer's "
-                        "left.",
-                        data={"cards": {}},
-                    )
-                )
+                events.append(Event(kind="claim_out", seat=first, data={"cards": {}}))
                 break
             codes: dict[int, str] = {}
             for s in alive:
@@ -824,14 +768,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             self._retire(state, list(codes.values()))
             low = min(card(c).rank for c in codes.values())
             survivors = [s for s in alive if card(codes[s]).rank != low]
-            shown = ", ".join(f"{{p{s}}} {label(codes[s])}" for s in alive)
-            events.append(
-                Event(
-                    kind="claim_draw",
-                    text=f"Claim tie-break cards: {shown}.",
-                    data={"cards": codes},
-                )
-            )
+            events.append(Event(kind="claim_draw", data={"cards": codes}))
             if survivors:
                 alive = survivors
         order = sorted(alive, key=lambda s: (s - state.dealer - 1) % state.n_players)
@@ -846,7 +783,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         else:
             points = ORIGINAL_POINTS
         self._credit(state, winner, "value", points)
-        self._sheet(state).value_game = f"{{p{winner}}} won with an original hand"
+        self._sheet(state).value_story = {"how": "original", "caller": winner}
         result.seats = [
             SeatResult(
                 seat=s,
@@ -856,14 +793,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             for s in self.seats_in_play(state)
         ]
         state.last_result = result
-        events = [
-            Event(
-                kind="original",
-                seat=winner,
-                text=f"{{p{winner}}} wins the value game with an original hand: +{points}.",
-                data={"points": points},
-            )
-        ]
+        events = [Event(kind="original", seat=winner, data={"points": points})]
         if self._score_end(state, events):
             return events
         return events + self._start_poker(state)
@@ -886,28 +816,18 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.turn = leader
         state.trick = []
         if state.max_tricks is not None and state.tricks_won >= state.max_tricks:
-            done = Event(
-                kind="max_tricks",
-                text=f"All {plural(state.max_tricks, 'trick')} of this hand are played: it is settled.",
-            )
+            done = Event(kind="max_tricks", data={"tricks": state.max_tricks})
             return [done, *self._settle(state, None, kind="settled")]
         return []
 
     def _play(self, state: FluxState, seat: int, code: str) -> list[Event]:
-        self._require(state, ("trick",), "play a card")
+        self._require(state, ("trick",), "play")
         hand = state.hands[seat]
         if code not in hand:
-            raise IllegalAction(f"You don't hold {label(code)}.")
+            raise IllegalAction("flux-error-not-held", card=label(code), another=False)
         hand.remove(code)
         state.trick.append(Play(seat=seat, card=code))
-        events = [
-            Event(
-                kind="play",
-                seat=seat,
-                text=f"{{p{seat}}} plays {label(code)}.",
-                data={"card": code},
-            )
-        ]
+        events = [Event(kind="play", seat=seat, data={"card": code})]
         new = self._draw(state)
         if new is None:
             return events + self._ran_out(state)
@@ -927,13 +847,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.turn = None
         if winner is None:
             state.trick = []
-            events = [
-                Event(
-                    kind="dead_trick",
-                    seat=state.leader,
-                    text=f"Every card cancels: a dead trick. {{p{state.leader}}} leads again.",
-                )
-            ]
+            events = [Event(kind="dead_trick", seat=state.leader)]
             state.turn = state.leader
             return events
         won_with = next(p.card for p in state.trick if p.seat == winner)
@@ -946,9 +860,6 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             Event(
                 kind="trick",
                 seat=winner,
-                text=f"{{p{winner}}} wins the trick with {label(won_with)}"
-                + (" (+1)" if trick_point else "")
-                + " and takes command.",
                 data={"card": won_with, "trick": state.tricks_won, "points": trick_point},
             )
         ]
@@ -968,9 +879,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 Event(
                     kind="target",
                     seat=seat,
-                    text=f"{{p{seat}}} re-rolls the target: {' + '.join(map(str, state.target_dice))}"
-                    f" = {state.target}.",
-                    data={"dice": state.target_dice, "target": state.target},
+                    data={"dice": list(state.target_dice), "target": state.target},
                 )
             )
             if state.target in (3, 18):
@@ -980,14 +889,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             sides = rules.discard_sides
             roll = state.rng.randint(1, sides)
             state.discard_roll = roll
-            events.append(
-                Event(
-                    kind="discard_die",
-                    seat=seat,
-                    text=f"{{p{seat}}} rolls the discard die: {roll}.",
-                    data={"roll": roll},
-                )
-            )
+            events.append(Event(kind="discard_die", seat=seat, data={"roll": roll}))
             if roll == sides:
                 return events + self._flux(state, seat)
             state.discard_range = (0 if rules.has("1") else roll, roll)
@@ -1003,16 +905,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         state.selected[seat] = []
         points = 0 if rules.no_bonus else FLUX_POINTS
         self._credit(state, seat, "fluxes", points)
-        events = [
-            Event(
-                kind="flux",
-                seat=seat,
-                text=f"FLUX! {{p{seat}}} throws in {_labels(old)}"
-                + (f" (+{points})" if points else "")
-                + " and is dealt seven new cards.",
-                data={"discarded": old, "points": points},
-            )
-        ]
+        events = [Event(kind="flux", seat=seat, data={"discarded": list(old), "points": points})]
         if self._score_end(state, events):
             return events
         new = self._draw_many(state, HAND_SIZE)
@@ -1035,20 +928,14 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         indices = state.selected[seat] if picked is None else self._pick(hand, picked)
         low, high = state.discard_range
         if not low <= len(indices) <= high:
-            want = f"exactly {low}" if low == high else f"{low} to {high}"
-            raise IllegalAction(f"You must discard {plural(want, 'card')}, not {len(indices)}.")
+            raise IllegalAction("flux-error-discard-count", low=low, high=high, count=len(indices))
         thrown = [hand[i] for i in indices]
         keep = [c for i, c in enumerate(hand) if i not in indices]
         self._retire(state, thrown)
         new = self._draw_many(state, len(thrown))
         state.hands[seat] = sort_codes(keep + new)
         state.selected[seat] = []
-        text = (
-            f"{{p{seat}}} discards {_labels(thrown)} and is dealt {len(thrown)} new."
-            if thrown
-            else f"{{p{seat}}} keeps the hand."
-        )
-        events = [Event(kind="discard", seat=seat, text=text, data={"discarded": thrown})]
+        events = [Event(kind="discard", seat=seat, data={"discarded": thrown})]
         if len(new) < len(thrown):
             return events + self._ran_out(state)
         events += self._award_dice(state, seat)
@@ -1057,7 +944,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
     def _call(self, state: FluxState, seat: int) -> list[Event]:
         self._require(state, ("command", "flux"), "call")
         after_flux = state.phase == "flux"
-        events = [Event(kind="call", seat=seat, text=f"{{p{seat}}} calls!")]
+        events = [Event(kind="call", seat=seat)]
         if not after_flux:
             events += self._award_dice(state, seat)
         return events + self._settle(state, seat, kind="call", after_flux=after_flux)
@@ -1073,23 +960,14 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         if not got:
             return []
         state.point_dice[seat].extend(got)
-        return [
-            Event(
-                kind="point_dice",
-                seat=seat,
-                text=f"{{p{seat}}} gets point dice {', '.join(map(str, got))}.",
-                data={"dice": got},
-            )
-        ]
+        return [Event(kind="point_dice", seat=seat, data={"dice": got})]
 
     # settling --------------------------------------------------------------------------
 
     def _ran_out(self, state: FluxState) -> list[Event]:
         self._retire(state, [p.card for p in state.trick])
         state.trick = []
-        events = [
-            Event(kind="ran_out", text="The cards have run out: the hand is settled at once.")
-        ]
+        events = [Event(kind="ran_out")]
         return events + self._settle(state, None, kind="ran out")
 
     def _settle(
@@ -1113,43 +991,41 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         if not holders:
             return self._score_value_game(state)
         state.phase = "dice"
-        raw = "; ".join(
-            f"{{p{s}}} {hand_value(state.hands[s], rules.absolute)}"
-            + (f" (dice {', '.join(map(str, state.point_dice[s]))})" if state.point_dice[s] else "")
+        shown = [
+            [s, hand_value(state.hands[s], rules.absolute), list(state.point_dice[s])]
             for s in seats
-        )
+        ]
         return [
             Event(
                 kind="dice_phase",
-                text=f"Hands are shown (target {state.target}): {raw}. {_names(holders)} "
-                "now choose how to use their point dice.",
-                data={"holders": holders},
+                data={"holders": holders, "target": state.target, "hands": shown},
             )
         ]
 
     def _use_dice(self, state: FluxState, seat: int, offset: int) -> list[Event]:
-        self._require(state, ("dice",), "use point dice")
+        self._require(state, ("dice",), "dice")
         rules = state.config.rules
         choices = dice_choices(state.point_dice[seat], rules)
         if offset not in choices:
             raise IllegalAction(
-                f"Your dice ({', '.join(map(str, state.point_dice[seat]))}) can't change your "
-                f"value by {offset:+d}."
+                "flux-error-dice-offset", dice=list(state.point_dice[seat]), offset=offset
             )
         state.dice_use[seat] = offset
-        events = [Event(kind="chose", seat=seat, text=f"{{p{seat}}} has chosen.")]
+        events = [Event(kind="chose", seat=seat, data={"what": "dice"})]
         if self.to_act(state):
             return events
-        uses = []
+        ways = []
         for s in self._dice_seats(state):
             raw = hand_value(state.hands[s], rules.absolute)
             use = state.dice_use[s] or 0
-            uses.append(f"{{p{s}}}: {dice_way(state.point_dice[s], use, rules)} → {raw + use}")
+            ways.append([s, dice_way(state.point_dice[s], use, rules), raw + use])
         events.append(
             Event(
                 kind="dice_used",
-                text=f"Point dice: {'; '.join(uses)}.",
-                data={"use": {s: state.dice_use[s] for s in self._dice_seats(state)}},
+                data={
+                    "use": {s: state.dice_use[s] for s in self._dice_seats(state)},
+                    "ways": ways,
+                },
             )
         )
         return events + self._score_value_game(state)
@@ -1169,7 +1045,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             self._credit(state, s, "value", pts)
         sheet = self._sheet(state)
         sheet.target = state.target
-        sheet.value_game = _value_game_text(caller, kind, result, values, state.target)
+        sheet.value_story = _value_story(caller, kind, result, values, state.target)
         state.settling = None
         state.last_result = HandResult(
             hand_no=state.hand_no,
@@ -1192,24 +1068,18 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 for s in seats
             ],
         )
-        shown = "; ".join(
-            f"{{p{s}}} {values[s]} ({distance(values[s], state.target)} off)" for s in seats
-        )
-        gains = ", ".join(f"{{p{w}}} +{result.points[w]}" for w in result.winners)
-        notes = []
-        if result.undercut:
-            notes.append("undercut!")
-        if result.bullseye:
-            notes.append(f"bull's-eye +{result.bullseye}")
-        if result.zilched:
-            notes.append(f"zilch: {_names(result.zilched)}")
-        extra = f" ({', '.join(notes)})" if notes else ""
+        shown = [[s, values[s], distance(values[s], state.target)] for s in seats]
         events = [
-            Event(kind="showdown", text=f"Hands (target {state.target}): {shown}."),
+            Event(kind="showdown", data={"target": state.target, "values": shown}),
             Event(
                 kind="settle",
-                text=f"Value game: {gains}{extra}.",
-                data={"points": result.points, "winners": result.winners},
+                data={
+                    "points": result.points,
+                    "winners": result.winners,
+                    "undercut": result.undercut,
+                    "bullseye": result.bullseye,
+                    "zilched": result.zilched,
+                },
             ),
         ]
         if self._score_end(state, events):
@@ -1242,14 +1112,14 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         return self._reveal_poker(state)
 
     def _show(self, state: FluxState, seat: int, picked: list[str] | None) -> list[Event]:
-        self._require(state, ("poker",), "show a poker hand")
+        self._require(state, ("poker",), "show")
         hand = state.hands[seat]
         indices = state.selected[seat] if picked is None else self._pick(hand, picked)
         if len(indices) != 5:
-            raise IllegalAction(f"A poker hand is five cards; you picked {len(indices)}.")
+            raise IllegalAction("flux-error-poker-five", count=len(indices))
         state.poker_choice[seat] = [hand[i] for i in indices]
         state.selected[seat] = []
-        events = [Event(kind="chose", seat=seat, text=f"{{p{seat}}} has chosen a poker hand.")]
+        events = [Event(kind="chose", seat=seat, data={"what": "poker"})]
         if self.to_act(state):
             return events
         return events + self._reveal_poker(state)
@@ -1265,29 +1135,17 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             points = worth + (1 if rules.has("5") else 0) if winner is not None else 0
             if winner is not None:
                 self._credit(state, winner, "poker", points)
-                named = ranks[winner].describe()
-                self._sheet(
-                    state
-                ).poker_game = f"{{p{winner}}} won with {named[:1].lower()}{named[1:]}"
+                self._sheet(state).poker_story = {"winner": winner, "hand": hands[winner]}
             else:
-                self._sheet(state).poker_game = "every hand tied"
+                self._sheet(state).poker_story = {"winner": None}
             result.poker = hands
             result.poker_names = {s: r.describe() for s, r in ranks.items()}
             result.poker_winner = winner
             result.poker_points = points
-            shown = "; ".join(
-                f"{{p{s}}} {_labels(h)} ({ranks[s].describe()})" for s, h in hands.items()
-            )
-            verdict = (
-                f"{{p{winner}}} wins the poker game: +{points}."
-                if winner is not None
-                else "Every poker hand is tied: nobody scores."
-            )
             events.append(
                 Event(
                     kind="poker",
                     seat=winner,
-                    text=f"Poker: {shown}. {verdict}",
                     data={"hands": hands, "winner": winner, "points": points},
                 )
             )
@@ -1341,29 +1199,30 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             self._retire(state, [state.turnup])
             state.turnup = None
         state.dealer = self.next_seat(state, state.dealer)
-        reason = self._game_end_reason(state)
+        reason, args = self._game_end_reason(state)
         if reason:
-            return events + self._game_over(state, reason)
+            return events + self._game_over(state, reason, **args)
         if rules.reshuffle:
             self._fresh_shoe(state)
         return self._start_hand(state, events)
 
-    def _game_end_reason(self, state: FluxState) -> str:
+    def _game_end_reason(self, state: FluxState) -> tuple[str, dict[str, int]]:
+        """Why the game ends after this hand, as a code (``flux-end-...``) and its
+        arguments; ``""`` while it goes on."""
         rules = state.config.rules
         if rules.has("22"):
-            return "One player is left standing." if len(self.seats_in_play(state)) <= 1 else ""
+            return ("flux-end-last-standing" if len(self.seats_in_play(state)) <= 1 else ""), {}
         deals = state.config.deal_rounds
         if deals is not None and state.hand_no >= deals * state.n_players:
-            times = {1: "once", 2: "twice"}.get(deals, f"{deals} times")
-            return f"Every player has dealt {times}."
+            return "flux-end-dealt", {"deals": deals}
         if rules.has("15"):
-            return ""  # reshuffled every hand: only the deals or the score limit end it
+            return "", {}  # reshuffled every hand: only the deals or the score limit end it
         if state.cutoff_reached or not state.shoe:
-            return "The burned cards are reached."
+            return "flux-end-burned", {}
         players = len(self.seats_in_play(state))
         if len(state.shoe) + len(state.burned) < HAND_SIZE * players + 1:
-            return "Too few cards are left to deal another hand."
-        return ""
+            return "flux-end-too-few", {}
+        return "", {}
 
     def _eliminate(self, state: FluxState) -> list[Event]:
         rules = state.config.rules
@@ -1382,14 +1241,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         if state.last_result is not None:
             state.last_result.eliminated = loser
         gap = distance(values[loser], state.target)
-        events.append(
-            Event(
-                kind="eliminated",
-                seat=loser,
-                text=f"{{p{loser}}} ends {gap} from the target and is eliminated.",
-                data={"distance": gap},
-            )
-        )
+        events.append(Event(kind="eliminated", seat=loser, data={"distance": gap}))
         return events
 
     def _ace_of_spades(self, state: FluxState, tied: list[int]) -> tuple[int, list[Event]]:
@@ -1403,13 +1255,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
                 count = state.rng.randint(1, sides)
                 drawn, pack = pack[:count], pack[count:]
                 if "AS" in drawn:
-                    return s, [
-                        Event(
-                            kind="ace_of_spades",
-                            seat=s,
-                            text=f"Tie for last: {{p{s}}} draws the ace of spades.",
-                        )
-                    ]
+                    return s, [Event(kind="ace_of_spades", seat=s)]
                 if not pack:
                     pack = [c for _ in range(3) for c in standard_deck()]
                     state.rng.shuffle(pack)
@@ -1419,24 +1265,32 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         limit = state.config.score_limit
         if limit is None or max(state.scores) < limit:
             return False
-        events.extend(self._game_over(state, f"Someone reached {plural(limit, 'point')}."))
+        events.extend(self._game_over(state, "flux-end-limit", limit=limit))
         return True
 
-    def _game_over(self, state: FluxState, reason: str) -> list[Event]:
+    def _game_over(self, state: FluxState, reason: str, **args: int) -> list[Event]:
+        """End the game for ``reason`` (a ``flux-end-...`` code with ``args``)."""
         state.phase = "over"
         state.turn = None
         state.commander = None
         state.end_reason = reason
+        state.end_args = dict(args)
         for s in range(state.n_players):
             state.selected[s] = []
         winner = self._winner(state)
         if winner is None:
-            text = f"{reason} The game is drawn: the top scores are tied."
+            ending = "draw"
         elif state.config.rules.has("22"):
-            text = f"{reason} {{p{winner}}} wins!"
+            ending = "standing"
         else:
-            text = f"{reason} {{p{winner}}} wins with {plural(state.scores[winner], 'point')}!"
-        return [Event(kind="game_over", seat=winner, text=text, data={"scores": state.scores})]
+            ending = "points"
+        data: dict[str, Any] = {
+            "scores": list(state.scores),
+            "reason": reason,
+            "ending": ending,
+            **args,
+        }
+        return [Event(kind="game_over", seat=winner, data=data)]
 
     # dealing ---------------------------------------------------------------------------
 
@@ -1484,28 +1338,23 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             state.hands[s] = sort_codes(state.hands[s])
         state.turnup = self._draw(state)
         assert state.turnup is not None
+        roller: int | None = None
         if state.game_target is not None:
             state.target = state.game_target
-            roll_text = f"the target stays {state.target}"
         else:
             state.target_dice = self._roll_target_dice(state)
             state.target = sum(state.target_dice)
-            roll_text = (
-                f"{{p{first}}} rolls the target: {' + '.join(map(str, state.target_dice))} = "
-                f"{state.target}"
-            )
-        trump = card(state.turnup).suit
+            roller = first
         events.append(
             Event(
                 kind="deal",
                 seat=state.dealer,
-                text=f"Hand {state.hand_no}: {{p{state.dealer}}} deals; the turn-up is "
-                f"{label(state.turnup)} ({SUITS_WORD[trump]} are trumps); {roll_text}.",
                 data={
                     "hand": state.hand_no,
                     "turnup": state.turnup,
                     "target": state.target,
-                    "dice": state.target_dice,
+                    "dice": list(state.target_dice),
+                    "roller": roller,
                 },
             )
         )
@@ -1513,6 +1362,3 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             return events + self._first_trick(state)
         state.phase = "claim"
         return events
-
-
-SUITS_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

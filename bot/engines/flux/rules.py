@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from bot.engines.base import ConfigError
 from bot.engines.cards import ACE, JACK, KING, QUEEN, card
@@ -21,76 +22,43 @@ from bot.engines.poker import HandRank, rank_five
 
 @dataclass(frozen=True)
 class Variant:
+    """A variant by its key; its name and summary are catalogue messages
+    (``flux-variant-<key>`` and its ``.summary``)."""
+
     key: str
-    name: str
-    summary: str
 
 
-VARIANTS: dict[str, Variant] = {
-    v.key: v
-    for v in (
-        Variant("1", "Discard up to the roll", "discard any number up to the roll, even none"),
-        Variant("2", "Different dice", "a D20 sets the target and a D8 is the discard die"),
-        Variant("3", "Maximum tricks", "a D12 caps the tricks in a hand; then it is settled"),
-        Variant("4", "Valueless poker", "a jack, queen or king turned up makes poker worth 0"),
-        Variant("5", "Poker bonus point", "the poker winner scores 1 point more"),
-        Variant("6", "Zero for zilch", "a hand worth exactly 0 is zilched too"),
-        Variant("7", "Two value dice", "target is a D20 plus a D10 (0-9); needs 2"),
-        Variant("8", "Maximum score", "the game ends as soon as anyone has 121"),
-        Variant("9", "Point dice", "each trick won earns a D6 to add to or take off your value"),
-        Variant("9a", "In totality", "all your point dice are used the same way; needs 9"),
-        Variant(
-            "10", "Variable bull's-eye", "a D10x10 sets the bull's-eye; no calling after a flux"
-        ),
-        Variant("11", "Bonus trick die", "a D4 picks a trick of every hand, a D6 its bonus die"),
-        Variant("12", "Truco count", "Spanish-style trick ranking; the turn-up names the Pelico"),
-        Variant("13", "Seven-card poker", "played as 14: your best five of seven, picked for you"),
-        Variant("14", "Best five", "your poker hand is your best five of seven, picked for you"),
-        Variant("15", "Reshuffling", "fresh shuffle every hand; ends after set deals or a score"),
-        Variant("16", "Temporal flux", "the commander re-rolls the target instead; 3 or 18 fluxes"),
-        Variant("16d", "Temporal flux with a die", "16, then the discard die too; needs 16"),
-        Variant("17", "Momentum flux", "one target for the whole game"),
-        Variant("18", "Intense flux", "fewer decks (2 unless set); the game also ends at 50"),
-        Variant("19", "Unbalanced flux", "black cards count as positive points too"),
-        Variant("20", "Anti-flux", "get as far from the target as you can; within 5 is zilch"),
-        Variant("21", "Iron Man flux", "no bonuses: only the winner's distance points"),
-        Variant("22", "Mafia flux", "the furthest player is out each hand; last one standing wins"),
-    )
-}
+VARIANT_KEYS = (
+    *(str(n) for n in range(1, 9)),
+    "9",
+    "9a",
+    *(str(n) for n in range(10, 16)),
+    "16",
+    "16d",
+    *(str(n) for n in range(17, 23)),
+)
+VARIANTS: dict[str, Variant] = {key: Variant(key) for key in VARIANT_KEYS}
 
 REFUSED = {
-    "23": "Variant 23 (gambling) is not offered here.",
+    "23": "flux-config-refused-23",
 }
 
 REQUIRES = {
-    "7": ("2", "Variant 7 adds a D10 to Variant 2's D20 target die, so it needs 2 as well."),
-    "9a": ("9", "Variant 9a says how to use point dice, so it needs 9 (point dice) as well."),
-    "16d": ("16", "Variant 16d rolls a discard die in Temporal flux, so it needs 16 as well."),
+    "7": ("2", "flux-config-requires-7"),
+    "9a": ("9", "flux-config-requires-9a"),
+    "16d": ("16", "flux-config-requires-16d"),
 }
 
 CONFLICTS: tuple[tuple[str, str, str], ...] = (
-    (
-        "16",
-        "17",
-        "16 re-rolls the target whenever someone takes command, 17 keeps one target all game.",
-    ),
-    ("10", "20", "10 pays a bull's-eye bonus for a hand on the target, 20 zilches that hand."),
-    ("10", "21", "10 rolls the bull's-eye bonus, 21 awards no bull's-eye bonus at all."),
-    ("5", "21", "5 gives the best poker hand a bonus point, 21 awards no bonuses at all."),
-    (
-        "22",
-        "8",
-        "22 plays on until one player is left standing, 8 ends the game as soon as someone "
-        "reaches 121.",
-    ),
-    (
-        "22",
-        "15",
-        "22 plays on until one player is left standing, 15 ends the game after a set number "
-        "of deals or at a score.",
-    ),
+    ("16", "17", "flux-config-conflict-16-17"),
+    ("10", "20", "flux-config-conflict-10-20"),
+    ("10", "21", "flux-config-conflict-10-21"),
+    ("5", "21", "flux-config-conflict-5-21"),
+    ("22", "8", "flux-config-conflict-22-8"),
+    ("22", "15", "flux-config-conflict-22-15"),
 )
-"""Pairs whose rules say opposite things about the same moment, so no game follows both.
+"""Pairs whose rules say opposite things about the same moment, so no game follows both
+(with the code of the refusal, which says why).
 
 Pairs where one variant merely makes part of the other moot are allowed, and the rules page
 says how they combine: 16 with 2 or 7 re-rolls the D20 (and D10) target, still fluxing on 3
@@ -122,26 +90,17 @@ def parse_variants(text: str | Iterable[str]) -> list[str]:
         if key in REFUSED:
             raise ConfigError(REFUSED[key])
         if key not in VARIANTS:
-            raise ConfigError(
-                f"There is no Flux variant {item.strip()!r}. The variants are 1 to 22, 9a and "
-                "16d (see `/rules game:Flux`)."
-            )
+            raise ConfigError("flux-config-unknown-variant", variant=item.strip())
         if key not in keys:
             keys.append(key)
     chosen = set(keys)
-    for key, (needed, why) in REQUIRES.items():
+    for key, (needed, code) in REQUIRES.items():
         if key in chosen and needed not in chosen:
-            raise ConfigError(why)
-    for a, b, why in CONFLICTS:
+            raise ConfigError(code)
+    for a, b, code in CONFLICTS:
         if a in chosen and b in chosen:
-            raise ConfigError(f"Variants {a} and {b} can't be played together: {why}")
+            raise ConfigError(code, first=a, second=b)
     return sorted(keys, key=_order)
-
-
-def variants_text(keys: Sequence[str]) -> str:
-    if not keys:
-        return "Basic game (no variants)"
-    return "; ".join(f"{k} {VARIANTS[k].name}" for k in keys)
 
 
 @dataclass(frozen=True)
@@ -303,16 +262,18 @@ def dice_choices(dice: Sequence[int], rules: Rules) -> list[int]:
     return sorted(dice_offsets(tuple(sorted(dice)), rules.totality))
 
 
-def dice_way(dice: Sequence[int], offset: int, rules: Rules) -> str:
-    """How the dice make ``offset``, for people: "add 5", "subtract all (7)", "+2 +3 -1"."""
+def dice_way(dice: Sequence[int], offset: int, rules: Rules) -> list[Any]:
+    """How the dice make ``offset``, as data a presenter words ("add 5", "subtract all (7)",
+    "+2 +3 -1"): ``["ignore", dice]``, ``["add" | "subtract", amount]``, ``["add-all" |
+    "subtract-all", amount]``, ``["in-all", offset]`` or ``["steps", [2, 3, -1]]``."""
     if offset == 0:
-        return "ignore the dice" if len(dice) > 1 else "ignore the die"
+        return ["ignore", len(dice)]
     if len(dice) == 1:
-        return f"{'add' if offset > 0 else 'subtract'} {abs(offset)}"
+        return ["add" if offset > 0 else "subtract", abs(offset)]
     if rules.totality:
-        return f"{'add' if offset > 0 else 'subtract'} all ({abs(offset)})"
+        return ["add-all" if offset > 0 else "subtract-all", abs(offset)]
     if len(dice) > 8:
-        return f"{offset:+d} in all"
+        return ["in-all", offset]
     # the fewest dice that make the offset (ties: the first found, larger dice first)
     ordered = sorted(dice, reverse=True)
     best: list[int] | None = None
@@ -332,7 +293,7 @@ def dice_way(dice: Sequence[int], offset: int, rules: Rules) -> str:
 
     search(0, offset, [])
     assert best is not None, (dice, offset)
-    return " ".join(f"{'+' if d > 0 else '-'}{abs(d)}" for d in best)
+    return ["steps", best]
 
 
 def best_value(value: int, dice: Sequence[int], target: int, rules: Rules) -> int:
