@@ -228,8 +228,8 @@ class LeaseStore:
             else:
 
                 def unowned(lease: Lease | None) -> bool:
-                    if lease is None:
-                        return True
+                    if lease is None or unowned_for <= 0:
+                        return not taken(lease)
                     return not taken(lease) and now - lease.expires_at >= unowned_for
 
                 free = [i for i in range(shard_count) if unowned(leases.get(i))]

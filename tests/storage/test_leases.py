@@ -202,6 +202,14 @@ async def test_a_lease_of_a_process_gone_from_this_machine_is_taken_at_once(
     await LeaseStore(a).claim(alive, COUNT, shard_ids=[1], ttl=TTL)
     with pytest.raises(ShardsRefused):
         await LeaseStore(b).claim(Holder.here(), COUNT, shard_ids=[1], ttl=TTL)
+    # An active process adopting unowned shards waits until the lease is long over ...
+    await LeaseStore(a).claim(crashed, COUNT, shard_ids=[2], ttl=TTL)
+    adopted = await LeaseStore(b).claim(
+        Holder.here(), COUNT, shard_ids=None, ttl=TTL, unowned_for=TTL
+    )
+    assert 2 not in adopted
+    # ... while a standby (SHARD_IDS=auto) takes it at once, though it has not run out.
+    assert 2 in await LeaseStore(b).claim(Holder.here(), COUNT, shard_ids=None, ttl=TTL)
 
 
 async def test_identify_slots_are_shared_per_bucket(pair: tuple[Database, Database]) -> None:
