@@ -12,6 +12,7 @@ from bot.cogs.common import game_group, start_table
 from bot.cogs.described import described, start_options
 from bot.cogs.options import Bounded, Limited, TurnMinutes
 from bot.engines.flux.rules import VARIANTS
+from bot.words import current as current_words
 
 
 def variant_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -20,17 +21,21 @@ def variant_choices(current: str) -> list[app_commands.Choice[str]]:
     done = [k.strip() for k in head.split(",") if k.strip()]
     prefix = ",".join(done) + ("," if done else "")
     word = last.strip().lower()
+    words = current_words()
     choices: list[app_commands.Choice[str]] = []
     if not word and done:
-        choices.append(
-            app_commands.Choice(name=f"{prefix.rstrip(',')} (done)", value=prefix.rstrip(","))
-        )
-    for key, variant in VARIANTS.items():
+        finished = words("flux-autocomplete-done", variants=prefix.rstrip(","))
+        choices.append(app_commands.Choice(name=finished, value=prefix.rstrip(",")))
+    for key in VARIANTS:
         if key in done:
             continue
-        if word and not (key.startswith(word) or word in variant.name.lower()):
+        title = words(f"flux-variant-{key}")
+        if word and not (key.startswith(word) or word in title.lower()):
             continue
-        name = f"{prefix}{key} · {variant.name}: {variant.summary}"
+        summary = words.attribute(f"flux-variant-{key}", "summary")
+        name = words(
+            "flux-autocomplete-variant", chosen=prefix, key=key, name=title, summary=summary
+        )
         choices.append(app_commands.Choice(name=name[:100], value=(prefix + key)[:100]))
     return choices[:25]
 

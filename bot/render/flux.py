@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.engines.base import plural
 from bot.engines.cards import SUIT_SYMBOLS, card
 from bot.engines.flux.engine import FluxObservation, HandScore
 from bot.engines.flux.rules import poker_points
@@ -37,6 +36,7 @@ from bot.render.common import (
     to_png,
     triangle_right,
 )
+from bot.words import t
 
 # No status strip: the panels start right under the header.
 FELT = (MARGIN, HEADER_H + 12, 600, BODY_BOTTOM)
@@ -49,15 +49,11 @@ SHOE_TOP = 470
 MINI_W = 36
 HEADER_W = WIDTH - MARGIN - 8 - 110  # the header line's width, right of the title
 FELT_INK = PALETTE.felt_text
-PHASE_TEXT = {
-    "claim": "Original hand claims",
-    "trick": "Trick",
-    "command": "Command",
-    "flux": "Flux: call or play on",
-    "dice": "Point dice",
-    "poker": "Poker showdown",
-    "over": "Game over",
-}
+
+
+def phase_text(phase: str) -> str:
+    """The phase as the header names it (``flux-pic-phase``)."""
+    return t("flux-pic-phase", phase=phase)
 
 
 def turnup_box() -> tuple[int, int, int, int]:
@@ -80,15 +76,15 @@ def row_box(seat: int, n_players: int) -> tuple[int, int, int, int]:
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]) -> None:
-    before, after = f"Hand {obs.hand_no}  ·  ", f" deals  ·  {PHASE_TEXT[obs.phase]}"
-    fixed = font(18).getlength(before + after)
+    phase = phase_text(obs.phase)
+    fixed = font(18).getlength(t("flux-pic-header", hand=obs.hand_no, dealer="", phase=phase))
     dealer = ellipsize(seat_name(names, obs.dealer), font(18), HEADER_W - fixed)  # the rest stays
-    info = before + dealer + after
+    info = t("flux-pic-header", hand=obs.hand_no, dealer=dealer, phase=phase)
     draw_text(
         draw, (110, HEADER_H // 2 - 10), info, 18, PALETTE.text, anchor="lm", max_width=HEADER_W
     )
-    variants = ", ".join(obs.variants) if obs.variants else "none"
-    extra = f"Variants: {variants}  ·  {plural(obs.decks, 'deck')}"
+    variants = ", ".join(obs.variants) if obs.variants else t("flux-pic-no-variants")
+    extra = t("flux-pic-variants", variants=variants, decks=obs.decks)
     draw_text(
         draw, (110, HEADER_H // 2 + 13), extra, 15, PALETTE.text_dim, anchor="lm", max_width=820
     )
@@ -96,20 +92,29 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[st
 
 def _draw_turnup(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
     x, y = TURNUP_XY
-    draw_text(draw, (x, FELT[1] + 20), "TURN-UP", 15, FELT_INK, anchor="lm")
+    draw_text(draw, (x, FELT[1] + 20), t("flux-pic-turnup"), 15, FELT_INK, anchor="lm")
     if obs.turnup is None:
         return
     paste_card(img, (x, y), obs.turnup, CARD_W)
     suit = card(obs.turnup).suit
     worth = poker_points(obs.turnup, obs.rules)
     text_x = x + CARD_W + 14
-    draw_text(draw, (text_x, y + 20), f"Trumps {SUIT_SYMBOLS[suit]}", 20, PALETTE.text, anchor="lm")
-    draw_text(draw, (text_x, y + 48), f"Poker worth {worth}", 18, FELT_INK, anchor="lm")
+    draw_text(
+        draw,
+        (text_x, y + 20),
+        t("flux-pic-trumps", suit=SUIT_SYMBOLS[suit]),
+        20,
+        PALETTE.text,
+        anchor="lm",
+    )
+    draw_text(
+        draw, (text_x, y + 48), t("flux-pic-poker-worth", points=worth), 18, FELT_INK, anchor="lm"
+    )
 
 
 def _draw_target(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
     x0 = FELT[0] + 270
-    draw_text(draw, (x0, FELT[1] + 20), "TARGET", 15, FELT_INK, anchor="lm")
+    draw_text(draw, (x0, FELT[1] + 20), t("flux-pic-target"), 15, FELT_INK, anchor="lm")
     draw_text(draw, (x0, FELT[1] + 62), str(obs.target), 46, PALETTE.accent, anchor="lm", bold=True)
     x = x0 + 80
     for value in obs.target_dice:
@@ -121,7 +126,7 @@ def _draw_target(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservati
         x += 54
     row = FELT[1] + 116
     if obs.discard_roll is not None:
-        draw_text(draw, (x0, row + 22), "Discard die", 16, FELT_INK, anchor="lm")
+        draw_text(draw, (x0, row + 22), t("flux-pic-discard-die"), 16, FELT_INK, anchor="lm")
         if obs.discard_roll <= 6:
             draw_die(img, (x0 + 100, row), obs.discard_roll, "B", 44)
         else:
@@ -131,11 +136,11 @@ def _draw_target(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservati
             )
     extras = []
     if obs.max_tricks is not None:
-        extras.append(f"tricks {obs.tricks_won}/{obs.max_tricks}")
+        extras.append(t("flux-pic-tricks", won=obs.tricks_won, most=obs.max_tricks))
     if obs.bonus_trick is not None:
-        extras.append(f"bonus die {obs.bonus_trick[1]} on trick {obs.bonus_trick[0]}")
+        extras.append(t("flux-pic-bonus-die", die=obs.bonus_trick[1], trick=obs.bonus_trick[0]))
     if obs.bullseye_bonus != 10:
-        extras.append(f"bull's-eye {obs.bullseye_bonus}")
+        extras.append(t("flux-pic-bullseye", points=obs.bullseye_bonus))
     if extras:
         draw_text(
             draw, (x0, row + 62), " · ".join(extras), 15, FELT_INK, anchor="lm", max_width=300
@@ -145,9 +150,9 @@ def _draw_target(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservati
 def _draw_trick(
     img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]
 ) -> None:
-    draw_text(draw, (FELT[0] + 20, TRICK_TOP - 20), "THE TRICK", 15, FELT_INK, anchor="lm")
+    draw_text(draw, (FELT[0] + 20, TRICK_TOP - 20), t("flux-pic-trick"), 15, FELT_INK, anchor="lm")
     if obs.commander is not None:
-        text = f"{seat_name(names, obs.commander)} has command"
+        text = t("flux-pic-command", name=seat_name(names, obs.commander))
         draw_text(draw, (FELT[0] + 130, TRICK_TOP - 20), text, 16, PALETTE.accent, anchor="lm")
     for i, play in enumerate(obs.trick):
         box = trick_box(i)
@@ -161,15 +166,15 @@ def _draw_trick(
             width=TRICK_W + 14,
         )
     if not obs.trick and obs.phase == "trick" and obs.turn is not None:
-        text = f"{seat_name(names, obs.turn)} leads"
+        text = t("flux-pic-leads", name=seat_name(names, obs.turn))
         draw_text(draw, (FELT[0] + 20, TRICK_TOP + 50), text, 20, PALETTE.text_dim, anchor="lm")
 
 
 def _draw_shoe(img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation) -> None:
     x = FELT[0] + 20
-    text = f"{plural(obs.cards_left, 'card')} before the cut-off  ·  {obs.out_count:,} used"
+    text = t("flux-pic-shoe", count=obs.cards_left, used=obs.out_count)
     draw_text(draw, (x, SHOE_TOP), text, 18, PALETTE.text, anchor="lm")
-    draw_text(draw, (x, SHOE_TOP + 28), "BURNED", 15, FELT_INK, anchor="lm")
+    draw_text(draw, (x, SHOE_TOP + 28), t("flux-pic-burned"), 15, FELT_INK, anchor="lm")
     paste_fan(img, (x + 80, SHOE_TOP + 22), list(obs.burned), 40, overlap=0.35)
 
 
@@ -177,7 +182,14 @@ def _draw_board(
     img: Image.Image, draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[str]
 ) -> None:
     panel(draw, BOARD, PALETTE.panel, radius=16, outline=PALETTE.panel_edge)
-    draw_text(draw, (BOARD[0] + 16, BOARD[1] + 20), "SCORES", 15, PALETTE.text_dim, anchor="lm")
+    draw_text(
+        draw,
+        (BOARD[0] + 16, BOARD[1] + 20),
+        t("flux-pic-scores"),
+        15,
+        PALETTE.text_dim,
+        anchor="lm",
+    )
     for seat in range(obs.n_players):
         box = row_box(seat, obs.n_players)
         acting = seat in obs.to_act
@@ -201,11 +213,11 @@ def _draw_board(
         )
         tags = []
         if seat == obs.dealer and obs.phase != "over":
-            tags.append("dealer")
+            tags.append(t("flux-pic-tag-dealer"))
         if seat == obs.commander:
-            tags.append("★ command")
+            tags.append("★ " + t("flux-pic-tag-command"))
         if obs.answered[seat]:
-            tags.append("✓ chosen")
+            tags.append("✓ " + t("flux-pic-tag-chosen"))
         tag_text = "  ·  ".join(tags)
         tag_w = font(13).getlength(tag_text) + 12 if tags else 0
         room = x1 - x0 - 24 - score_w - 18
@@ -231,11 +243,13 @@ def _draw_row_detail(
 ) -> None:
     x0, y0, x1, y1 = box
     if not obs.active[seat]:
-        draw_text(draw, (x0 + 24, y0 + 40), "eliminated", 14, PALETTE.text_faint, anchor="lm")
+        draw_text(
+            draw, (x0 + 24, y0 + 40), t("flux-pic-eliminated"), 14, PALETTE.text_faint, anchor="lm"
+        )
         return
     shown = obs.shown[seat]
     dice = obs.point_dice[seat]
-    dice_text = f"dice {' '.join(map(str, dice))}" if dice else ""
+    dice_text = t("flux-pic-dice", dice=" ".join(map(str, dice))) if dice else ""
     if shown is not None and y1 - y0 >= 60:
         mini = min(MINI_W, round((y1 - y0 - 30) / 1.4))
         paste_fan(img, (x0 + 24, y0 + 28), list(shown), mini, overlap=0.45)
@@ -250,7 +264,7 @@ def _draw_row_detail(
             max_width=x1 - x0 - 40 - fan_width(len(shown), mini, 0.45),
         )
         return
-    parts = [plural(obs.hand_sizes[seat], "card")]
+    parts = [t("flux-pic-cards", count=obs.hand_sizes[seat])]
     if dice_text:
         parts.append(dice_text)
     line = _result_line(obs, seat)
@@ -268,7 +282,7 @@ def _result_line(obs: FluxObservation, seat: int) -> str:
         return ""
     for line in result.seats:
         if line.seat == seat and line.value is not None:
-            return f"{line.value} ({line.distance} off)"
+            return t("flux-pic-result", value=line.value, distance=line.distance)
     return ""
 
 
@@ -279,13 +293,15 @@ def _draw_banner(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: list[st
     panel(draw, box, PALETTE.win, radius=12)
     width = box[2] - box[0] - 24
     if obs.winner is None:
-        text = "The game is drawn"
+        text = t("flux-pic-drawn")
         fnt = font(24, True)
     else:
-        tail = f" wins with {plural(obs.scores[obs.winner], 'point')}!"
+        points = obs.scores[obs.winner]
+        rest = t("flux-pic-wins", name="", points=points)  # the words around the name
         name = seat_name(names, obs.winner)
-        fnt = fit_font(name + tail, (24, 21, 18), width, bold=True)
-        text = fit_names([name], fnt, width - fnt.getlength(tail) - 4) + tail
+        fnt = fit_font(t("flux-pic-wins", name=name, points=points), (24, 21, 18), width, bold=True)
+        fitted = fit_names([name], fnt, width - fnt.getlength(rest) - 4)
+        text = t("flux-pic-wins", name=fitted, points=points)
     draw_text(
         draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, int(fnt.size), PALETTE.win_ink,
         anchor="mm", max_width=width, bold=True,
@@ -305,23 +321,26 @@ SHEET_HEAD = 38  # the players' names over the columns, on up to two lines
 SHEET_LABEL_W = 118
 SHEET_ROW = 22
 SHEET_KINDS = (
-    ("Tricks", "tricks"),
-    ("Fluxes", "fluxes"),
-    ("Value games", "value"),
-    ("Poker", "poker"),
+    ("tricks", "tricks"),
+    ("fluxes", "fluxes"),
+    ("value", "value"),
+    ("poker", "poker"),
 )
 
 
 def sheet_rows(ledger: list[HandScore], room: int) -> list[tuple[str, list[int]]]:
     """The score sheet's hand rows (label, points per seat), at most ``room`` of them: with
     more hands than that, the earliest are added up in one row."""
-    rows = [(f"Hand {h.hand_no}", [h.total(s) for s in range(len(h.tricks))]) for h in ledger]
+    rows = [
+        (t("flux-pic-sheet-hand", hand=h.hand_no), [h.total(s) for s in range(len(h.tricks))])
+        for h in ledger
+    ]
     if len(rows) <= room:
         return rows
     merged = ledger[: len(rows) - room + 1]
     n = len(merged[0].tricks)
     total = [sum(h.total(s) for h in merged) for s in range(n)]
-    label = f"Hands {merged[0].hand_no}-{merged[-1].hand_no}"
+    label = t("flux-pic-sheet-hands", first=merged[0].hand_no, last=merged[-1].hand_no)
     return [(label, total), *rows[len(merged) :]]
 
 
@@ -339,7 +358,7 @@ def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: li
     fixed = len(SHEET_KINDS) * SHEET_ROW + 30 + SHEET_HEAD + 12  # categories, total, names
     room = max(1, (FELT[3] - 16 - SHEET_TOP - fixed) // SHEET_ROW)
     y = SHEET_TOP
-    draw_text(draw, (x0, y + 11), "SCORE SHEET", 14, FELT_INK, anchor="lm")
+    draw_text(draw, (x0, y + 11), t("flux-pic-sheet"), 14, FELT_INK, anchor="lm")
     for seat in range(n):
         left, right = sheet_column(seat, n)
         size = 15 if right - left >= 90 else 13
@@ -369,7 +388,7 @@ def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: li
 
     # A game begun before the sheet was kept shows its earlier points in one line.
     unsheeted = [obs.scores[s] - sum(h.total(s) for h in obs.ledger) for s in range(n)]
-    earlier = [("Earlier", unsheeted)] if any(unsheeted) else []
+    earlier = [(t("flux-pic-sheet-earlier"), unsheeted)] if any(unsheeted) else []
     rows = earlier + sheet_rows(obs.ledger, room - len(earlier))
     for label, values in rows:
         row(label, values)
@@ -377,14 +396,18 @@ def _draw_score_sheet(draw: ImageDraw.ImageDraw, obs: FluxObservation, names: li
     draw.line((x0, y, x1, y), fill=(60, 120, 96), width=1)
     y += 6
     for label, kind in SHEET_KINDS:
-        row(label, [sum(getattr(h, kind)[s] for h in obs.ledger) for s in range(n)], dim=True)
+        row(
+            t("flux-pic-sheet-kind", kind=label),
+            [sum(getattr(h, kind)[s] for h in obs.ledger) for s in range(n)],
+            dim=True,
+        )
     draw.line((x0, y + 3, x1, y + 3), fill=(60, 120, 96), width=1)
     y += 8
-    row("Total", list(obs.scores), bold=True)
+    row(t("flux-pic-sheet-total"), list(obs.scores), bold=True)
 
 
 def render_flux(obs: FluxObservation, names: list[str]) -> Image.Image:
-    img = table_canvas("Flux", title_x=MARGIN + 4)
+    img = table_canvas(t("flux-pic-title"), title_x=MARGIN + 4)
     draw = ImageDraw.Draw(img)
     _draw_header(draw, obs, names)
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)

@@ -529,3 +529,76 @@ flux-story-zilch = ; zilch: {$names}
 # $hand: the winning poker hand in words, in lower case.
 flux-story-poker = {$winner} won with {$hand}
 flux-story-poker-tied = every hand tied
+
+## Words in the table's picture (bot/render/flux.py).
+
+flux-pic-title = Flux
+# $phase: claim, trick, command, flux, dice, poker or over.
+flux-pic-phase = { $phase ->
+        [claim] Original hand claims
+        [trick] Trick
+        [command] Command
+        [flux] Flux: call or play on
+        [dice] Point dice
+        [poker] Poker showdown
+       *[over] Game over
+    }
+# The header: $dealer is the dealer's name, $phase from flux-pic-phase.
+flux-pic-header = Hand {$hand}  ·  {$dealer} deals  ·  {$phase}
+flux-pic-variants = Variants: {$variants}  ·  { $decks ->
+        [one] {$decks} deck
+       *[other] {$decks} decks
+    }
+flux-pic-no-variants = none
+flux-pic-turnup = TURN-UP
+flux-pic-trumps = Trumps {$suit}
+flux-pic-poker-worth = Poker worth {$points}
+flux-pic-target = TARGET
+flux-pic-discard-die = Discard die
+flux-pic-tricks = tricks {$won}/{$most}
+flux-pic-bonus-die = bonus die {$die} on trick {$trick}
+flux-pic-bullseye = bull's-eye {$points}
+flux-pic-trick = THE TRICK
+flux-pic-command = {$name} has command
+flux-pic-leads = {$name} leads
+# $count: cards left above the cut-off; $used: cards used.
+flux-pic-shoe = { $count ->
+        [one] {$count} card
+       *[other] {$count} cards
+    } before the cut-off  ·  {$used} used
+flux-pic-burned = BURNED
+flux-pic-scores = SCORES
+flux-pic-tag-dealer = dealer
+flux-pic-tag-command = command
+flux-pic-tag-chosen = chosen
+flux-pic-eliminated = eliminated
+flux-pic-dice = dice {$dice}
+flux-pic-cards = { $count ->
+        [one] {$count} card
+       *[other] {$count} cards
+    }
+flux-pic-result = {$value} ({$distance} off)
+flux-pic-drawn = The game is drawn
+flux-pic-wins = {$name} wins with { $points ->
+        [one] {$points} point
+       *[other] {$points} points
+    }!
+flux-pic-sheet = SCORE SHEET
+flux-pic-sheet-hand = Hand {$hand}
+flux-pic-sheet-hands = Hands {$first}-{$last}
+flux-pic-sheet-earlier = Earlier
+flux-pic-sheet-total = Total
+# $kind: tricks, fluxes, value or poker.
+flux-pic-sheet-kind = { $kind ->
+        [tricks] Tricks
+        [fluxes] Fluxes
+        [value] Value games
+       *[poker] Poker
+    }
+
+## /flux start: completions of the variants option (bot/cogs/flux.py).
+
+# $variants: the variants typed so far ("1,4").
+flux-autocomplete-done = {$variants} (done)
+# $chosen: the variants already typed, with a trailing comma ("1,4,"), or nothing.
+flux-autocomplete-variant = {$chosen}{$key} · {$name}: {$summary}
