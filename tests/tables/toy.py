@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Sequence
 
 from PIL import Image
 from pydantic import BaseModel, Field
@@ -12,6 +13,8 @@ from pydantic import BaseModel, Field
 from bot.engines.base import Engine, Event, IllegalAction, Outcome, Rng
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import Control, Panel
+from bot.words import Words
+from bot.words.events import Entry, GamePresenter
 
 
 class ToyConfig(BaseModel):
@@ -55,7 +58,7 @@ class ToyEngine(Engine[ToyConfig, ToyState, ToyObs]):
             raise IllegalAction(f"{action!r} is not a move you can make now.")
         state.totals[seat] += int(action[-1])
         state.current = (seat + 1) % len(state.totals)
-        return [Event(kind="add", text=f"{{p{seat}}} added {action[-1]}.", seat=seat)]
+        return [Event(kind="add", seat=seat, data={"value": int(action[-1])})]
 
     def observe(self, state: ToyState, seat: int | None) -> ToyObs:
         current = None if self.is_over(state) else state.current
@@ -68,7 +71,20 @@ class ToyEngine(Engine[ToyConfig, ToyState, ToyObs]):
         return Outcome.from_scores(state.totals)
 
 
-class ToyUI:
+class ToyUI(GamePresenter):
+    """The toy game's looks. A test game has no catalogue: its one event is worded here."""
+
+    game = "toy"
+
+    def event_line(self, entry: Entry, names: Sequence[str], words: Words | None = None) -> str:
+        if isinstance(entry, str):
+            return entry
+        if isinstance(entry, Event):
+            entry = entry.entry()
+        if entry["kind"] != "add":
+            return super().event_line(entry, names, words)
+        return f"{names[entry['seat']]} added {entry['data']['value']}."
+
     def table_image(self, observation: ToyObs, names: list[str], log: list[str]) -> Image.Image:
         shade = min(255, 10 * sum(observation.totals))
         return Image.new("RGB", (32, 16), (shade, 40, 60))
