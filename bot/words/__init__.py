@@ -127,6 +127,8 @@ class Words:
             self._babel.list_patterns.get(style) or self._babel.list_patterns["standard"]
         )
         patterns.update(_LIST_OVERRIDES.get(self._babel.language, {}).get(style, {}))
+        if self.locale == catalogue.PSEUDO:  # its joining words are pseudo-localised too
+            patterns = {key: catalogue.accent(str(value)) for key, value in patterns.items()}
         if len(items) == 2:
             return (
                 str(patterns["2"]).format(*items)

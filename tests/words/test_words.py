@@ -48,6 +48,10 @@ def test_the_pseudo_locale_accents_every_letter_and_keeps_arguments():
     text = pseudo.ordinal(3)
     assert text.startswith(catalogue.PSEUDO_OPEN) and text.endswith(catalogue.PSEUDO_CLOSE)
     assert "3" in text and not re.search("[A-Za-z]", text)
+    joined = pseudo.list(["1", "2", "3"])  # the joining words are the language's too
+    assert (
+        joined.startswith("1, 2 ") and joined.endswith(" 3") and not re.search("[A-Za-z]", joined)
+    )
 
 
 def test_every_english_message_has_a_pseudo_twin_that_formats():
