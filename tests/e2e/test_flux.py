@@ -89,7 +89,7 @@ async def test_hands_are_private_and_simultaneous_claims(w: World) -> None:
     await press(w.fake, w.alice, view, "pass")
     await settled(w.fake, table)
     assert table.state.phase != "claim"  # type: ignore[attr-defined]
-    assert "Nobody claims an original hand." in table.log
+    assert {"kind": "claims", "data": {"claims": [], "target": table.state.target}} in table.log  # type: ignore[attr-defined]
     bob_view = await open_view(w.fake, w.bob, message)
     for code in hand:  # alice's cards never reach bob's view (bar copies he holds himself)
         if code not in table.state.hands[1]:  # type: ignore[attr-defined]
@@ -106,7 +106,7 @@ async def test_a_lone_play_on_is_made_for_the_player(w: World) -> None:
     assert table is not None and table.state is not None
     await settled(w.fake, table)
     assert table.state.phase == "trick"  # type: ignore[attr-defined]
-    assert "Nobody claims an original hand." in table.log
+    assert {"kind": "claims", "data": {"claims": [], "target": table.state.target}} in table.log  # type: ignore[attr-defined]
     moves = await w.bot.db.actions(table.id)
     made = sorted((a.seat, a.action, a.user_id) for a in moves[:2])
     assert made == [(0, "pass", w.alice.id), (1, "pass", w.bob.id)]  # their own moves
