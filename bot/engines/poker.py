@@ -169,7 +169,7 @@ def _score(rank: HandRank) -> int:
     value = int(rank.category)
     for r in rank.tiebreak:
         value = value * 16 + r
-    return value * 16 ** (5 - len(rank.tiebreak))
+    return int(value * 16 ** (5 - len(rank.tiebreak)))
 
 
 def _entry(key: int, ranks: Sequence[int]) -> tuple[int, HandRank]:

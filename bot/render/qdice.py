@@ -7,6 +7,8 @@ never changes during a game, so edited Discord messages do not jump.
 
 from __future__ import annotations
 
+import functools
+
 from PIL import Image, ImageDraw
 
 from bot.engines.qdice.engine import Die, QDiceObservation
@@ -248,14 +250,12 @@ def _draw_die_slot(
 def _dice_parts(obs: QDiceObservation, locale: str) -> list[Part]:
     """The rolled dice, one part per die (its slot: the die raised or not, its ring and
     shadow, its labels), or the message where there are none."""
-    parts = [
-        Part(
-            "six",
-            SIX_BOX,
-            (obs.rolled_six, locale),
-            lambda img, draw: obs.rolled_six and _draw_six(draw),
-        )
-    ]
+
+    def six(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        if obs.rolled_six:
+            _draw_six(draw)
+
+    parts = [Part("six", SIX_BOX, (obs.rolled_six, locale), six)]
     count = len(obs.dice)
     if count == 0:
         message = (obs.winner is not None, locale)
@@ -269,12 +269,16 @@ def _dice_parts(obs: QDiceObservation, locale: str) -> list[Part]:
                 "die",
                 (x - SLOT_LEFT, DICE_ROW[1], x - SLOT_LEFT + DIE + DIE_GAP, DICE_ROW[3]),
                 (index, count, die.value, die.colour, is_selected),
-                lambda img, draw, i=index, d=die, on=is_selected: _draw_die_slot(
-                    img, draw, i, count, d, on
-                ),
+                functools.partial(_slot, index=index, count=count, die=die, on=is_selected),
             )
         )
     return parts
+
+
+def _slot(
+    img: Image.Image, draw: ImageDraw.ImageDraw, *, index: int, count: int, die: Die, on: bool
+) -> None:
+    _draw_die_slot(img, draw, index, count, die, on)
 
 
 def _draw_stats(draw: ImageDraw.ImageDraw, obs: QDiceObservation) -> None:
@@ -413,7 +417,7 @@ def _draw_board(draw: ImageDraw.ImageDraw, obs: QDiceObservation, names: list[st
 
     # Legend.
     ly = BOARD[3] - 22
-    lx = x0 + 18
+    lx: float = x0 + 18
     draw.rounded_rectangle((lx, ly - 4, lx + 18, ly + 4), radius=4, fill=PALETTE.good)
     w = draw_text(
         draw, (lx + 24, ly), t("qdice-picture-on-board"), 16, PALETTE.text_dim, anchor="lm"

@@ -41,7 +41,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.engines.analysis import Analysis, Detail, MoveValue
 from bot.engines.qdice.scoring import DieKey, score_key, scoring_keeps
@@ -264,12 +264,12 @@ def levels_needed(points: int) -> int:
 Option = tuple[tuple[int, ...], int, int]  # (indices kept, points, next dice state index)
 
 
-def keep_options(dice: Sequence[object]) -> list[Option]:
+def keep_options(dice: Sequence[Any]) -> list[Option]:
     """Legal keeps of the roll, one per next dice state (the most points; first on ties)."""
     best: dict[int, Option] = {}
     for indices, points in scoring_keeps(dice):
         left = [d for i, d in enumerate(dice) if i not in indices]
-        a = sum(1 for d in left if d.colour == "A")  # type: ignore[attr-defined]
+        a = sum(1 for d in left if d.colour == "A")
         nxt = FRESH if not left else INDEX[(a, len(left) - a)]
         if nxt not in best or best[nxt][1] < points:
             best[nxt] = (indices, points, nxt)

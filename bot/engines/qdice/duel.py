@@ -176,7 +176,7 @@ class NormalPolicy(Policy):
                     roll += p * turns.fails_wide[rows][:, cols]
                 bank = turns.fails[:, cols]
                 cross = np.nonzero(levels >= T)[0]
-                where = np.ix_(cross, [d], cols)
+                where = np.ix_(cross, np.array([d]), cols)
                 value[where] = CROSSING + np.maximum(bank, roll)[cross][:, None, :]
                 banks[where] = (bank >= roll)[cross][:, None, :]
         beyond = levels > self.game.top

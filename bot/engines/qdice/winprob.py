@@ -117,7 +117,7 @@ def rolls() -> Rolls:
     bust = np.zeros(N_DICE_STATES)
     for d, state in enumerate(CSTATES):
         merged: dict[tuple[bool, tuple[tuple[int, int], ...]], float] = defaultdict(float)
-        for p, black_hole, opts in roll_groups(state):
+        for p, hole, opts in roll_groups(state):
             if not opts:
                 bust[d] += p
                 continue
@@ -125,9 +125,9 @@ def rolls() -> Rolls:
             for nxt, shift in opts:
                 c = canonical_of(nxt)
                 best[c] = max(best.get(c, 0), shift)
-            merged[(black_hole, tuple(sorted(best.items())))] += p
-        for (black_hole, opts), p in sorted(merged.items()):
-            groups.append((d, p, opts, black_hole))
+            merged[(hole, tuple(sorted(best.items())))] += p
+        for (hole, opts), p in sorted(merged.items()):
+            groups.append((d, p, opts, hole))
     groups.sort(key=lambda g: len(g[2]))  # stable: by state within a bucket
     weights = np.zeros((N_DICE_STATES, len(groups)))
     buckets: dict[int, list[list[int]]] = defaultdict(list)
@@ -217,6 +217,8 @@ class TurnSolver:
         self.game = game
         self.i = i
         self.j = j
+        self.rolled: np.ndarray | None = None
+        """The roll values of the last solve, while kept (see :meth:`roll_value`)."""
         self.low = int(i.min())
         T = game.target
         levels = np.arange(self.low, game.top + 2 * MAX_SHIFT + 2)
