@@ -260,11 +260,11 @@ class FluxUI(GamePresenter):
                 return {"hands": "; ".join(hands), "has_winner": data.get("winner") is not None}
             case "game_over":
                 scores = list(data.get("scores", []))
-                points = scores[seat] if seat is not None and seat < len(scores) else 0
+                won = scores[seat] if seat is not None and seat < len(scores) else 0
                 reason_args = {k: v for k, v in data.items() if k in ("deals", "limit")}
                 return {
                     "reason": end_text(str(data.get("reason", "")), reason_args, words),
-                    "points": points,
+                    "points": won,
                 }
             case "deal":
                 turnup = str(data.get("turnup", ""))

@@ -8,7 +8,7 @@ the Flux section of ``shared/RULINGS.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -444,7 +444,7 @@ def poker_points(turnup: str | None, rules: Rules) -> int:
     return card_points(turnup)
 
 
-def poker_winner(hands: dict[int, Sequence[str]]) -> tuple[int | None, dict[int, HandRank]]:
+def poker_winner(hands: Mapping[int, Sequence[str]]) -> tuple[int | None, dict[int, HandRank]]:
     """The best five-card hand that no other hand ties; None if every hand is tied away."""
     ranks = {seat: rank_five(list(five)) for seat, five in hands.items()}
     counts = Counter(ranks.values())
