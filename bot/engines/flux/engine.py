@@ -167,7 +167,7 @@ class HandResult(BaseModel):
     zilched: list[int] = Field(default_factory=list)
     seats: list[SeatResult] = Field(default_factory=list)
     poker: dict[int, list[str]] = Field(default_factory=dict)
-    poker_names: dict[int, str] = Field(default_factory=dict)
+    poker_names: dict[int, str] = Field(default_factory=dict)  # English, in states saved before
     poker_winner: int | None = None
     poker_points: int = 0
     eliminated: int | None = None
@@ -1130,7 +1130,7 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
         result = state.last_result or HandResult(hand_no=state.hand_no)
         events: list[Event] = []
         if hands:
-            winner, ranks = poker_winner(hands)
+            winner, _ = poker_winner(hands)
             worth = poker_points(state.turnup, rules)
             points = worth + (1 if rules.has("5") else 0) if winner is not None else 0
             if winner is not None:
@@ -1139,7 +1139,6 @@ class FluxEngine(Engine[FluxConfig, FluxState, FluxObservation]):
             else:
                 self._sheet(state).poker_story = {"winner": None}
             result.poker = hands
-            result.poker_names = {s: r.describe() for s, r in ranks.items()}
             result.poker_winner = winner
             result.poker_points = points
             events.append(
