@@ -389,7 +389,8 @@ class Standing:
     still to come are drawn from :func:`hand_model` (the same draws for every candidate)."""
 
     def __init__(self, obs: FluxObservation, rng: random.Random) -> None:
-        self.me = obs.seat
+        assert obs.seat is not None, "a seat's standing, not a spectator's"
+        self.me: int = obs.seat
         self.scores = list(obs.scores)
         self.active = list(obs.active)
         self.players = sum(obs.active)

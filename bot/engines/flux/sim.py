@@ -18,6 +18,7 @@ from bisect import insort
 from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from bot.engines.cards import JACK, KING, SUITS, card
 from bot.engines.flux.ai import NORMAL, POKER_WEIGHT, Style, draw_distribution
@@ -207,7 +208,7 @@ def unique_best(ranks: Sequence[tuple[HandRank, int]]) -> int | None:
 
 
 # Moves inside the simulator: ("p", card), ("d", cards), ("call",), ("pass",)
-Move = tuple
+Move = tuple[Any, ...]
 
 
 def parse(action: str) -> Move:
@@ -223,10 +224,10 @@ def parse(action: str) -> Move:
 def action(move: Move) -> str:
     """A simulator move as the engine's action."""
     if move[0] == "p":
-        return "p:" + CODES[move[1]]
+        return "p:" + str(CODES[move[1]])
     if move[0] == "d":
         return "discard:" + ",".join(sorted(CODES[c] for c in move[1]))
-    return move[0]
+    return str(move[0])
 
 
 class Sim:
@@ -418,11 +419,11 @@ class Sim:
             hand.remove(c)
         self.out.extend(thrown)
         for _ in thrown:
-            c = self._draw()
-            if c is None:
+            drawn = self._draw()
+            if drawn is None:
                 self._settle(None)
                 return
-            insort(hand, c)
+            insort(hand, drawn)
         self._award_dice(seat)
         self._next_trick(seat)
 
