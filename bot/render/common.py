@@ -411,7 +411,7 @@ def draw_text(
     x, y = xy
     mask, (dx, dy) = _text_mask(text, fnt, anchor, math.modf(x)[0], math.modf(y)[0])
     ink = draw._getink(fill)[0]
-    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)  # type: ignore[union-attr]
+    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
     return _text_length(text, fnt)
 
 

@@ -223,7 +223,7 @@ class FrameEncoder:
         shows) is mapped once per palette and reused: equal keys, equal pixels."""
         memo = ("patch", colours, box, key)
         if key is not None and (known := self.cache.get(memo)) is not None:
-            return known  # type: ignore[no-any-return]
+            return known
         piece = image.crop(box)
         patch = piece.quantize(palette=palette, dither=Image.Dither.NONE)
         if not _covered(piece, patch):

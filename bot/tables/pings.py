@@ -60,8 +60,8 @@ class TurnPings:
         for seat, user in users.items():
             if user is None or not wanted.get(user, True):
                 continue
-            message_id = await core.presenter.ping(
+            pinged = await core.presenter.ping(
                 table, user, f"🔔 your turn at {table.spec.title} (game #{table.id})."
             )
-            if message_id is not None:
-                sent[seat] = message_id
+            if pinged is not None:
+                sent[seat] = pinged

@@ -94,15 +94,17 @@ class Restorer:
         for start in range(0, len(tables), COMPARE_AT_ONCE):
             batch = tables[start : start + COMPARE_AT_ONCE]
             revisions = [core.revision(t) for t in batch]
-            digests = await asyncio.to_thread(
-                lambda batch=batch: [panels.public_digest(t, core.timeout_for(t)) for t in batch]
-            )
+            digests = await asyncio.to_thread(self._digests, batch)
             for table, revision, digest in zip(batch, revisions, digests, strict=True):
                 if stored.get(table.id) == digest and table.shown_version == -1:
                     table.shown_version = revision  # as if just shown: nothing to edit
                 else:
                     stale.append(table)
         return stale
+
+    def _digests(self, batch: list[Table]) -> list[str]:
+        """What each table's message would show now, as a digest (off the event loop)."""
+        return [panels.public_digest(t, self.core.timeout_for(t)) for t in batch]
 
     def load(self, record: GameRecord) -> Table | None:
         """A table for a stored live game, registered with the core (None: unknown game)."""

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.http import Route
@@ -123,8 +123,8 @@ async def send(interaction: discord.Interaction, *, ephemeral: bool = False, **p
             # The wrong visibility was chosen when deferring: drop the "thinking…" message.
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **parts)
-        return message.id
+        sent = await interaction.followup.send(ephemeral=ephemeral, wait=True, **parts)
+        return sent.id
 
 
 _CONTROLS = (discord.InteractionType.component, discord.InteractionType.modal_submit)
@@ -243,7 +243,7 @@ async def watch(
     """
     if interaction.type in (discord.InteractionType.ping, discord.InteractionType.autocomplete):
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    custom_id = str(cast("dict[str, Any]", interaction.data or {}).get("custom_id", ""))
     if after is None:
         after = UNANSWERED_AFTER
     if interaction.type in _CONTROLS and handled is not None and not handled(interaction):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import discord
 
@@ -59,7 +59,7 @@ class Controls:
         """The control a click (not a form) is for: one the clicked message carries."""
         if interaction.type is not discord.InteractionType.component:
             return None
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(cast("dict[str, Any]", interaction.data or {}).get("custom_id", ""))
         found = self.takes(custom_id)
         message = interaction.message
         if found is None or message is None or custom_id not in custom_ids(message.components):
@@ -71,7 +71,8 @@ class Controls:
         some handler takes and, for a click, the message it came from carries it."""
         if interaction.type is discord.InteractionType.component:
             return self.route(interaction) is not None
-        return self.takes(str((interaction.data or {}).get("custom_id", ""))) is not None
+        data = cast("dict[str, Any]", interaction.data or {})
+        return self.takes(str(data.get("custom_id", ""))) is not None
 
     async def dispatch(self, interaction: discord.Interaction) -> None:
         """``on_interaction``: hand a click to its control."""

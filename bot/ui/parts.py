@@ -101,7 +101,7 @@ def _button_dict(control: Control) -> dict[str, Any]:
     """The button's component as discord.py writes it, its custom_id set per message.
     Tables show the same few buttons again and again: made once, not at every click
     (at most 2,048 kept, under a kilobyte each)."""
-    return _component(control, "").to_component_dict()  # type: ignore[no-any-return]
+    return dict(_component(control, "").to_component_dict())
 
 
 def _component(control: Control, cid: str) -> discord.ui.Item[Any]:
@@ -198,4 +198,7 @@ def carried_picture(table: Table, panel: Panel, message: discord.Message | None)
     found = None
     if message is not None and panel.picture is not None and panel.image_name:
         found = next((a for a in message.attachments if a.filename == panel.image_name), None)
-    table.shown_picture = None if found is None else (message.id, panel.picture, found.id)  # type: ignore[union-attr]
+    if found is None or message is None or panel.picture is None:
+        table.shown_picture = None
+    else:
+        table.shown_picture = (message.id, panel.picture, found.id)

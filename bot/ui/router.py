@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -231,7 +231,7 @@ class TableComponent(Routed, template=CUSTOM_ID):
     """
 
     async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = cast("dict[str, Any]", interaction.data or {}).get("values") or []
         action = values[0] if values else match["action"]
         try:
             await handle_click(interaction, int(match["game"]), int(match["version"]), action)
