@@ -48,17 +48,19 @@ def table_here(interaction: discord.Interaction, game: str) -> Table:
     return table
 
 
-def _free_channel(interaction: discord.Interaction, otherwise: str) -> None:
+def _free_channel(interaction: discord.Interaction, otherwise: str) -> tuple[int, int]:
     """Refuse unless ``interaction`` is in a server channel with no table running in it
-    (``otherwise``: what to do instead)."""
+    (``otherwise``: what to do instead); the server's and the channel's ids."""
     if interaction.guild is None or interaction.channel is None:
         raise GameError("Games are played in server channels, not in direct messages.")
+    where = (interaction.guild.id, interaction.channel.id)
     busy = _bot(interaction).tables.in_location(interaction.channel.id)
     if busy is not None:
         raise GameError(
             f"A game of {busy.spec.title} is already running in this channel: "
             f"{_jump(busy, interaction.guild_id)}. {otherwise}"
         )
+    return where
 
 
 async def start_table(
@@ -73,7 +75,9 @@ async def start_table(
     """Open a lobby here, or in a new thread, and post its table message. ``hints``: the
     players may ask for hints (see :mod:`bot.tables.coaching`)."""
     bot = _bot(interaction)
-    _free_channel(interaction, "Finish or cancel it first, or start with thread:True.")
+    guild_id, channel_id = _free_channel(
+        interaction, "Finish or cancel it first, or start with thread:True."
+    )
     spec = bot.games[game]
     timeout = minutes * 60 if minutes else None
     if thread:
@@ -87,8 +91,8 @@ async def start_table(
         )
         table = await bot.tables.create(
             game,
-            guild_id=interaction.guild.id,
-            channel_id=interaction.channel.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
             thread_id=room.id,
             host=person(interaction.user),
             options=options,
@@ -103,8 +107,8 @@ async def start_table(
     async with answers.in_time(interaction, public=True):
         table = await bot.tables.create(
             game,
-            guild_id=interaction.guild.id,
-            channel_id=interaction.channel.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
             host=person(interaction.user),
             options=options,
             turn_timeout=timeout,
@@ -118,13 +122,15 @@ async def start_table(
 async def learn_table(interaction: discord.Interaction, game: str) -> None:
     """Open a practice table here (see :mod:`bot.tables.practice`) and post its message."""
     bot = _bot(interaction)
-    _free_channel(interaction, "Practise in another channel, or once it is over.")
+    guild_id, channel_id = _free_channel(
+        interaction, "Practise in another channel, or once it is over."
+    )
     async with answers.in_time(interaction, public=True):
         table = await practice.open_practice(
             bot.tables,
             game,
-            guild_id=interaction.guild.id,
-            channel_id=interaction.channel.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
             person=person(interaction.user),
         )
         panel = bot.tables.public_panel(table)
@@ -196,6 +202,9 @@ def game_group(
     async def learn(interaction: discord.Interaction) -> None:
         await learn_table(interaction, game)
 
-    for command in (hand, status, leave, rejoin, cancel, kick, learn):
+    commands: tuple[app_commands.Command[Any, ..., Any], ...] = (
+        hand, status, leave, rejoin, cancel, kick, learn
+    )  # fmt: skip
+    for command in commands:
         group.add_command(command)
     return group

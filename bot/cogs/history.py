@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -194,7 +194,7 @@ class HistoryControl(Routed, template=HISTORY_ID):
     """The menu and page buttons of a /history message."""
 
     async def handle(self, interaction: discord.Interaction, match: re.Match[str]) -> None:
-        data = interaction.data or {}
+        data = cast("dict[str, Any]", interaction.data or {})
         if interaction.guild_id is None:
             return
         try:

@@ -75,14 +75,15 @@ class OneOf(app_commands.Transformer):
     """One of a fixed list of choices (their values are text)."""
 
     def __init__(self, name: str, choices: Sequence[app_commands.Choice[str]]) -> None:
-        self.name, self._choices = name, list(choices)
+        self.name = name
+        self._choices: list[app_commands.Choice[int | float | str]] = list(choices)  # type: ignore[arg-type]
 
     @property
     def type(self) -> discord.AppCommandOptionType:
         return discord.AppCommandOptionType.string
 
     @property
-    def choices(self) -> list[app_commands.Choice[str]]:
+    def choices(self) -> list[app_commands.Choice[int | float | str]]:
         return self._choices
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> str:
