@@ -99,7 +99,7 @@ def _coerce(row: RowLike) -> LeaderboardRow:
         games=int(get("games", 0) or 0),
         wins=int(get("wins", 0) or 0),
         points=int(get("points", 0) or 0),
-        rating=None if get("rating", None) is None else float(get("rating")),
+        rating=None if (rating := get("rating", None)) is None else float(rating),
         provisional=bool(get("provisional", False)),
     )
 
@@ -251,7 +251,7 @@ def _draw_legend(
     ratings start."""
     cy = top + LEGEND_H / 2
     if provisional:
-        x = TABLE_X0 + 8
+        x: float = TABLE_X0 + 8
         x += _tag(draw, x, cy) + 10
         draw_text(
             draw,

@@ -22,7 +22,7 @@ from bot.tables.coaching import HINTS
 from bot.tables.panels import take_back_hint
 from bot.tables.practice import PRACTICE, banner
 from bot.tables.protocols import LEVELS, NotAllowed, NotSeated
-from bot.tables.table import Table
+from bot.tables.table import LogEntry, Table
 
 if TYPE_CHECKING:
     from bot.tables.manager import Person, TableManager
@@ -170,7 +170,7 @@ class Lobby:
             if absent:
                 await core.set_seats(table, present)
             state = engine.new_game(table.config, len(table.seats), table.record.seed)
-            lines = [f"The game begins with {len(table.seats)} players."]
+            lines: list[LogEntry] = [f"The game begins with {len(table.seats)} players."]
             if absent:
                 lines.append(f"{_names(absent)} didn't join, so the game starts without them.")
             await core.save_step(table, state, lines, [], [], status="active")

@@ -345,6 +345,7 @@ class TableManager:
         view = panels.PrivateView.of(table, seat)
         key = (view.version, tuple(view.names))
         drawn = table.private_views.get(seat)
+        task: asyncio.Future[Panel]
         if drawn is None or drawn[0] != key:
             task = asyncio.ensure_future(asyncio.to_thread(panels.private_panel, view))
             table.private_views[seat] = (key, task)
@@ -385,6 +386,7 @@ class TableManager:
         observation = table.spec.engine.observe(view.state, seat)
         held = table.hints.get(seat)
         fresh = held is None or held[0] != view.version
+        task: asyncio.Future[Any]
         if fresh:
             seed = table.ai_seed(view.version, seat)
             task = asyncio.ensure_future(self.thinker.analyse(table.spec, observation, seed))
