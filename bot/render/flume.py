@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.engines.base import plural
-from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, card
-from bot.engines.flume.engine import FlumeObservation
-from bot.engines.flume.rules import HAND_SIZE, POINT_LABELS, left_bower, right_bower
+from bot.engines.cards import SUIT_SYMBOLS
+from bot.engines.flume.engine import FlumeObservation, card_args
+from bot.engines.flume.rules import HAND_SIZE, left_bower, right_bower
 from bot.render.cards import card_size, fan_width, paste_card, paste_fan, suit_colour
 from bot.render.common import (
     BODY_BOTTOM,
@@ -48,6 +47,7 @@ from bot.render.common import (
     to_png,
 )
 from bot.render.parts import Part, PartMemo, compose
+from bot.words import current, t
 
 FELT = (MARGIN, BODY_TOP, 636, BODY_BOTTOM)
 SIDE = (652, BODY_TOP, WIDTH - MARGIN, BODY_BOTTOM)
@@ -127,9 +127,14 @@ def trick_box(obs: FlumeObservation, seat: int) -> tuple[int, int, int, int]:
     return x, y, x + CARD_W, y + CARD_H
 
 
-@drawn_once
 def _background() -> Image.Image:
-    img = table_canvas("Flume")
+    """The table without anything on it, titled in the current language."""
+    return _background_in(t("flume-title"))
+
+
+@drawn_once
+def _background_in(title: str) -> Image.Image:
+    img = table_canvas(title)
     draw = ImageDraw.Draw(img)
     panel(draw, FELT, PALETTE.felt, radius=16, outline=PALETTE.felt_edge, width=3)
     panel(draw, SIDE, PALETTE.panel, radius=16, outline=PALETTE.panel_edge, width=1)
@@ -143,36 +148,42 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: FlumeObservation) -> None:
         chip = (x, 14, x + 190, 50)
         panel(draw, chip, (250, 250, 246), radius=10)
         draw_text(draw, (x + 12, 32), SUIT_SYMBOLS[obs.trump], 30, ink, anchor="lm", bold=True)
-        draw_text(
-            draw, (x + 48, 32), SUIT_NAMES[obs.trump].upper(), 22, ink, anchor="lm", bold=True
-        )
+        suit = t("flume-suit-name", suit=obs.trump).upper()
+        draw_text(draw, (x + 48, 32), suit, 22, ink, anchor="lm", bold=True)
         x += 204
-    bits = [f"Hand {obs.hand_no}", f"first to {obs.target}"]
+    header_info(draw, _header_text(obs), 20, max_width=WIDTH - MARGIN - 8 - x)
+
+
+def _header_text(obs: FlumeObservation) -> str:
+    bits = [t("flume-picture-hand", hand=obs.hand_no), t("flume-picture-target", target=obs.target)]
     if obs.bid:
-        bits.insert(0, f"Bid {obs.bid}")
-    header_info(draw, "  ·  ".join(bits), 20, max_width=WIDTH - MARGIN - 8 - x)
+        bits.insert(0, t("flume-picture-bid", bid=obs.bid))
+    return "  ·  ".join(bits)
 
 
-PHASE_VERBS = {
-    "bid": "to bid",
-    "trump": "to name trumps",
-    "discard": "to discard",
-    "call": "to call a partner",
-    "play": "to play",
-}
+PHASES = ("bid", "trump", "discard", "call", "play")
+"""The phases someone is to act in (``flume-picture-to`` says what they do)."""
+
+
+def _phase_verb(obs: FlumeObservation) -> str:
+    return t("flume-picture-to", phase=obs.phase) if obs.phase in PHASES else ""
+
+
+def _won_text(obs: FlumeObservation) -> str:
+    """The end's line, ``{names}`` standing for the winners (see :func:`strip_winner`)."""
+    score = obs.scores[obs.winners[0]] if obs.winners else 0
+    return t("flume-picture-won", names="{names}", count=len(obs.winners), points=score)
 
 
 def _draw_strip(draw: ImageDraw.ImageDraw, obs: FlumeObservation, names: list[str]) -> None:
     if obs.phase == "over":
-        score = obs.scores[obs.winners[0]] if obs.winners else 0
-        verb = "wins" if len(obs.winners) == 1 else "win"
         who = [seat_name(names, w) for w in obs.winners]
-        strip_winner(draw, f"{{names}} {verb} with {plural(score, 'point')}!", names=who)
+        strip_winner(draw, _won_text(obs), names=who)
         return
     if obs.current is None:
         strip_note(draw)
         return
-    strip_turn(draw, seat_name(names, obs.current), PHASE_VERBS.get(obs.phase, ""))
+    strip_turn(draw, seat_name(names, obs.current), _phase_verb(obs))
 
 
 def _seat_status(obs: FlumeObservation, seat: int) -> str:
@@ -180,14 +191,19 @@ def _seat_status(obs: FlumeObservation, seat: int) -> str:
     parts: list[str] = []
     if obs.phase == "bid":
         bid = obs.bids[seat] if seat < len(obs.bids) else None
-        parts.append("…" if bid is None else ("pass" if bid == 0 else f"bid {bid}"))
+        if bid is None:
+            parts.append(t("flume-picture-waiting"))
+        else:
+            parts.append(
+                t("flume-picture-pass") if bid == 0 else t("flume-picture-bid-plate", bid=bid)
+            )
     elif seat == obs.bidder:
-        parts.append(f"bid {obs.bid}")
+        parts.append(t("flume-picture-bid-plate", bid=obs.bid))
     if obs.phase == "discard" and obs.discarded[seat] is not None:
-        parts.append(f"swapped {obs.discarded[seat]}")
+        parts.append(t("flume-picture-swapped", count=obs.discarded[seat]))
     if obs.phase in ("play", "call") or obs.tricks:
-        parts.append(f"{obs.hand_sizes[seat]} left")
-        parts.append(f"game {obs.taken[seat]}")
+        parts.append(t("flume-picture-left", count=obs.hand_sizes[seat]))
+        parts.append(t("flume-picture-game", points=obs.taken[seat]))
     return " · ".join(parts)
 
 
@@ -204,7 +220,8 @@ def _draw_plate(
     right = x1 - 8
     if seat == obs.dealer:
         draw.ellipse((x1 - 30, y0 + 5, x1 - 8, y0 + 27), fill=(250, 250, 246))
-        draw_text(draw, (x1 - 19, y0 + 16), "D", 15, (24, 24, 28), anchor="mm", bold=True)
+        mark = t("flume-picture-dealer")
+        draw_text(draw, (x1 - 19, y0 + 16), mark, 15, (24, 24, 28), anchor="mm", bold=True)
         right = x1 - 34
     colour = PALETTE.accent if acting else PALETTE.text
     name = seat_name(names, seat)
@@ -277,7 +294,8 @@ def _draw_trick(
         for i, (_, code) in enumerate(last.plays):
             xy = (left + i * step - ox, top - oy)
             paste_card(img, xy, code, small, four_colour=obs.four_colour)
-        draw_text(draw, (326 - ox, top - 16 - oy), "LAST TRICK", 15, FELT_TEXT, anchor="mm")
+        heading = t("flume-picture-last-trick")
+        draw_text(draw, (326 - ox, top - 16 - oy), heading, 15, FELT_TEXT, anchor="mm")
         return
     message, box = centre_line(obs)
     if message:
@@ -287,13 +305,8 @@ def _draw_trick(
         )  # fmt: skip
 
 
-CENTRE_MESSAGES = {
-    "bid": "Bidding: 3 to 6 points, or pass",
-    "trump": "The bidder names trumps",
-    "discard": "Discarding non-trumps and drawing",
-    "call": "The bidder calls a partner",
-    "over": "Game over",
-}
+CENTRE_PHASES = ("bid", "trump", "discard", "call", "over")
+"""The phases with a line in the middle of the felt (``flume-picture-centre``)."""
 CENTRE_SIZE = 20
 CENTRE_WIDTH = FELT[2] - FELT[0] - 40
 # The centre line's height: in the open band between the plates at the top and the plates at
@@ -304,9 +317,9 @@ CENTRE_Y = {4: 266, 5: 300}
 def centre_line(obs: FlumeObservation) -> tuple[str, tuple[int, int, int, int]]:
     """The line of text in the middle of the felt when no cards are there, and the box its
     ink fills (tests check it stays clear of every seat's plate)."""
-    message = CENTRE_MESSAGES.get(obs.phase, "")
-    if not message:
+    if obs.phase not in CENTRE_PHASES:
         return "", (0, 0, 0, 0)
+    message = t("flume-picture-centre", phase=obs.phase)
     cx, cy = (FELT[0] + FELT[2]) // 2, CENTRE_Y[obs.n_players]
     text = ellipsize(message, font(CENTRE_SIZE), CENTRE_WIDTH)
     left, top, right, bottom = font(CENTRE_SIZE).getbbox(text, anchor="mm")
@@ -373,7 +386,7 @@ class _Column:
 
 
 def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
-    col.heading("SCORES")
+    col.heading(t("flume-picture-scores"))
     if obs.teams:
         # A team on two lines, a partner on each (the score by the first), then the bar
         # toward the target with the game points taken this hand beside it.
@@ -387,7 +400,8 @@ def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
             bar_right = col.right
             if toward is not None:
                 bar_right -= 10 + draw_text(
-                    col.draw, (col.right, col.y - 5), f"game {toward}", 15, PALETTE.text_dim,
+                    col.draw, (col.right, col.y - 5), t("flume-picture-game", points=toward), 15,
+                    PALETTE.text_dim,
                     anchor="rm",
                 )  # fmt: skip
             fraction = max(0, obs.scores[team]) / obs.target
@@ -401,24 +415,28 @@ def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
 
 def _draw_hand_info(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
     col.gap(6)
-    col.heading(f"HAND {obs.hand_no}")
+    col.heading(t("flume-picture-hand-heading", hand=obs.hand_no))
     if obs.bidder is not None:
-        col.row(f"Bid {obs.bid}: {seat_name(names, obs.bidder)}", size=17)
+        col.row(
+            t("flume-picture-bidder", bid=obs.bid, bidder=seat_name(names, obs.bidder)), size=17
+        )
     if obs.n_players == 5 and obs.phase == "play":
         if obs.alone:
-            col.row("Playing alone", size=17)
+            col.row(t("flume-picture-alone"), size=17)
         elif obs.called is not None:
             who = (
                 seat_name(names, obs.partner)
                 if obs.partner_known and obs.partner is not None
                 else "?"
             )
-            col.row(f"Called {card(obs.called).label}: partner {who}", size=17)
+            called = t("flume-card-label", **card_args(obs.called))
+            col.row(t("flume-picture-called", label=called, partner=who), size=17)
     if obs.tricks:
-        col.row(f"Last trick: {seat_name(names, obs.tricks[-1].winner)}", size=17)
+        winner = seat_name(names, obs.tricks[-1].winner)
+        col.row(t("flume-picture-last-winner", player=winner), size=17)
     if obs.phase in ("play", "call") and obs.trump is not None:
         for name, seat in _special_holders(obs).items():
-            col.row(f"{POINT_LABELS[name]}: {seat_name(names, seat)}", size=16)
+            col.row(t("flume-picture-point", point=name, player=seat_name(names, seat)), size=16)
 
 
 TEAM_GAP = 12  # under a team's bar (and the game points beside it)
@@ -436,11 +454,10 @@ def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> No
     if last is None or obs.phase not in ("bid", "over"):
         return
     col.gap(6)
-    verdict = "made" if last.made else "set"
-    col.heading(f"HAND {last.hand_no}: BID {last.bid} {verdict.upper()}")
+    col.heading(t("flume-picture-last-hand", hand=last.hand_no, bid=last.bid, made=last.made))
     for name, seat in last.awards.items():
         if seat is not None:
-            col.row(POINT_LABELS[name], seat_name(names, seat), size=15)
+            col.row(t("flume-point", point=name), seat_name(names, seat), size=15)
         if col.y > SIDE[3] - 20:
             return
 
@@ -448,16 +465,16 @@ def _draw_last_hand(col: _Column, obs: FlumeObservation, names: list[str]) -> No
 def _strip_key(obs: FlumeObservation, names: list[str]) -> tuple:
     """What :func:`_draw_strip` shows."""
     if obs.phase == "over":
-        score = obs.scores[obs.winners[0]] if obs.winners else 0
-        return ("over", score, tuple(seat_name(names, w) for w in obs.winners))
+        return ("over", _won_text(obs), tuple(seat_name(names, w) for w in obs.winners))
     if obs.current is None:
         return ("note",)
-    return ("turn", seat_name(names, obs.current), PHASE_VERBS.get(obs.phase, ""))
+    return ("turn", seat_name(names, obs.current), _phase_verb(obs))
 
 
 def _plate_key(obs: FlumeObservation, names: list[str], seat: int) -> tuple:
     """What :func:`_draw_plate` shows (its place is the part's box)."""
     return (
+        current().locale,
         seat == obs.current,
         seat in obs.winners,
         seat == obs.dealer,
@@ -469,6 +486,7 @@ def _plate_key(obs: FlumeObservation, names: list[str], seat: int) -> tuple:
 def _middle_key(obs: FlumeObservation) -> tuple:
     """What :func:`_draw_trick` and :func:`_draw_revealed_hands` read."""
     return (
+        current().locale,
         obs.n_players,
         obs.seat,
         obs.four_colour,
@@ -497,6 +515,7 @@ def _column_boxes(n_players: int) -> tuple[tuple[int, int, int, int], tuple[int,
 def _scores_key(obs: FlumeObservation, names: list[str]) -> tuple:
     """What :func:`_draw_scores` reads."""
     return (
+        current().locale,
         obs.n_players,
         tuple(seat_name(names, s) for s in range(max(4, obs.n_players))),
         tuple(obs.scores),
@@ -510,6 +529,7 @@ def _hand_info_key(obs: FlumeObservation, names: list[str]) -> tuple:
     """What :func:`_draw_hand_info` and :func:`_draw_last_hand` read."""
     last = obs.last_hand
     return (
+        current().locale,
         obs.n_players,
         tuple(seat_name(names, s) for s in range(max(4, obs.n_players))),
         obs.hand_no,
@@ -590,7 +610,7 @@ def render_flume(
         Part(
             "flume header",
             HEADER_BOX,
-            (obs.trump, obs.four_colour, obs.hand_no, obs.target, obs.bid),
+            (current().locale, obs.trump, obs.four_colour, obs.hand_no, obs.target, obs.bid),
             lambda i, d: _draw_header(d, obs),
         ),
         Part(

@@ -124,19 +124,30 @@ def test_left_bower_and_jokers_follow_trump() -> None:
 def test_engine_enforces_following_suit() -> None:
     state = play_state([["5H", "AS"], ["JD", "AD"], ["9C", "8C"], ["6S", "7S"]], "H")
     play_cards(state, "5H")
-    with pytest.raises(IllegalAction, match="follow suit"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 1, "play:AD")
+    assert (refused.value.code, refused.value.params) == (
+        "flume-error-follow-suit",
+        {"led": "trumps"},
+    )
     assert ENGINE.legal_actions(state, 1) == ["play:JD"]
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 2, "play:9C")
-    with pytest.raises(IllegalAction, match="don't hold"):
+    assert refused.value.code == "flume-error-not-your-turn"
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 1, "play:KH")
-    with pytest.raises(InvalidAction):
+    assert refused.value.code == "flume-error-not-held"
+    assert refused.value.params == {"rank": "K", "suit": "H", "symbol": "♥"}
+    with pytest.raises(InvalidAction) as invalid:
         ENGINE.apply(state, 1, "play:ZZ")
-    with pytest.raises(InvalidAction):
+    assert (invalid.value.code, invalid.value.params) == ("flume-error-not-a-card", {"card": "ZZ"})
+    with pytest.raises(InvalidAction) as invalid:
         ENGINE.apply(state, 1, "shuffle")
-    with pytest.raises(IllegalAction, match="not open now"):
+    assert invalid.value.code == "flume-error-unknown-move"
+    assert invalid.value.params == {"move": "shuffle"}
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 1, "bid:4")
+    assert (refused.value.code, refused.value.params) == ("flume-error-not-open", {"phase": "play"})
     ENGINE.apply(state, 1, "play:JD")
 
 
@@ -252,10 +263,14 @@ def test_bidding_round_and_redeal_when_everyone_passes() -> None:
     assert state.dealer == 3 and state.phase == "bid" and state.current == 0
     assert state.hand_no == 1 and state.hands != before
     act(state, "bid:3")
-    with pytest.raises(IllegalAction, match="more than 3"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 1, "bid:3")
-    with pytest.raises(IllegalAction, match="3 to 6"):
+    assert refused.value.code == "flume-error-bid-higher"
+    assert refused.value.params == {"bid": 3, "can_raise": True}
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 1, "bid:7")
+    assert refused.value.code == "flume-error-bid-range"
+    assert refused.value.params == {"low": 3, "high": 6}
     assert ENGINE.legal_actions(state, 1) == ["pass", "bid:4", "bid:5", "bid:6"]
     act(state, "bid:5", "pass", "pass")
     assert state.phase == "trump" and state.current == 1 and state.bid == 5
@@ -284,8 +299,9 @@ def test_discards_are_non_trumps_in_order_dealer_last_and_refilled_at_once() -> 
         spare = [c for c in state.hands[seat] if not is_trump(c, "S")]
         trumps = [c for c in state.hands[seat] if is_trump(c, "S")]
         if trumps:
-            with pytest.raises(IllegalAction, match="trump"):
+            with pytest.raises(IllegalAction) as refused:
                 ENGINE.apply(state, seat, f"d:{trumps[0]}")
+            assert refused.value.code == "flume-error-discard-trump"
         stock = list(state.stock)
         ENGINE.apply(state, seat, "discard:" + ",".join(spare))
         assert len(state.hands[seat]) == 6
@@ -310,8 +326,9 @@ def test_discard_toggles_and_the_stock_limit() -> None:
     assert ENGINE.observe(state, (seat + 1) % 4).selected == []  # private
     state.stock = state.stock[:1]
     assert f"d:{spare[1]}" not in ENGINE.legal_actions(state, seat)
-    with pytest.raises(IllegalAction, match="at most 1"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, seat, f"d:{spare[1]}")
+    assert (refused.value.code, refused.value.params) == ("flume-error-discard-stock", {"stock": 1})
     ENGINE.apply(state, seat, "discard")
     assert state.discards[seat] == [spare[0]] and not state.stock
     # The stock is empty: nobody else is asked to discard.
@@ -331,8 +348,9 @@ def five_handed_call(seed: int = 3) -> FlumeState:
 
 def test_five_handed_call_keeps_the_partner_hidden_until_the_card_is_played() -> None:
     state = five_handed_call()
-    with pytest.raises(IllegalAction, match="own hand"):
+    with pytest.raises(IllegalAction) as refused:
         ENGINE.apply(state, 0, f"call:{state.hands[0][0]}")
+    assert refused.value.code == "flume-error-call-own"
     holder = 2
     called = state.hands[holder][0]
     act(state, f"call:{called}")
@@ -409,3 +427,76 @@ def test_player_counts() -> None:
         ENGINE.new_game(FlumeConfig(), 3, seed=1)
     with pytest.raises(Exception, match="target"):
         ENGINE.parse_config({"target": 2})
+
+
+# --------------------------------------------------------------------------- events as data
+
+
+def test_events_are_data_with_no_text() -> None:
+    state = play_state(SPLIT_HANDS, "H", bidder=0, bid=3, scores=[19, 19, 19, 19])
+    events = []
+    for code in SPLIT_PLAY:
+        (seat,) = ENGINE.to_act(state)
+        events += ENGINE.apply(state, seat, f"play:{code}")
+    assert not any(e.text for e in events)
+    assert [e.kind for e in events].count("play") == 8
+    tricks = [e for e in events if e.kind == "trick"]
+    assert [(e.seat, e.data) for e in tricks] == [
+        (0, {"winner": 0, "cards": ["AH", "JD", "JH", "2H"]}),
+        (1, {"winner": 1, "cards": ["9S", "JKL", "6S", "TS"]}),
+    ]
+    (hand,) = [e for e in events if e.kind == "hand"]
+    assert hand.seat == 0
+    assert {k: hand.data[k] for k in ("hand", "bid", "made")} == {
+        "hand": state.hand_no,
+        "bid": 3,
+        "made": True,
+    }
+    assert hand.data["awards"]["low"] == 3 and hand.data["awards"]["joker_high"] is None
+    (over,) = [e for e in events if e.kind == "game_over"]
+    assert over.seat is None
+    assert over.data == {"winners": [0, 2], "scores": [22, 22, 22, 22]}
+
+
+def test_partner_events_name_the_bidder() -> None:
+    hands = [["2H"], ["AH"], ["5C"], ["6C"], ["7C"]]
+    state = play_state(hands, "H", bidder=0, bid=4, dealer=4, called="5C")
+    events = []
+    for code in ("2H", "AH", "5C"):
+        (seat,) = ENGINE.to_act(state)
+        events += ENGINE.apply(state, seat, f"play:{code}")
+    (partner,) = [e for e in events if e.kind == "partner"]
+    assert (partner.seat, partner.data) == (2, {"partner": 2, "bidder": 0})
+    state = play_state([["AH"], ["KH"], ["5C"], ["6C"], ["7C"]], "H", dealer=4, called="QH")
+    events = []
+    for code in ("AH", "KH", "5C", "6C", "7C"):
+        (seat,) = ENGINE.to_act(state)
+        events += ENGINE.apply(state, seat, f"play:{code}")
+    (alone,) = [e for e in events if e.kind == "partner"]
+    assert (alone.seat, alone.data) == (0, {"partner": None, "bidder": 0})
+
+
+def test_bidding_discard_and_call_events() -> None:
+    state = ENGINE.new_game(FlumeConfig(), 5, seed=3)
+    seen = []
+    for action in ("bid:3", "pass", "pass", "pass", "pass", "trump:H"):
+        (seat,) = ENGINE.to_act(state)
+        seen += [(e.kind, e.seat, e.data) for e in ENGINE.apply(state, seat, action)]
+    assert seen == [
+        ("bid", 0, {"bid": 3}),
+        ("pass", 1, {}),
+        ("pass", 2, {}),
+        ("pass", 3, {}),
+        ("pass", 4, {}),
+        ("bid_won", 0, {"bid": 3}),
+        ("trump", 0, {"trump": "H"}),
+    ]
+    (discard,) = ENGINE.apply(state, 0, "discard")
+    assert (discard.kind, discard.seat, discard.data) == ("discard", 0, {"count": 0})
+
+
+def test_outcome_before_the_end_is_refused_by_code() -> None:
+    state = ENGINE.new_game(FlumeConfig(), 4, seed=1)
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.outcome(state)
+    assert refused.value.code == "flume-error-not-over"

@@ -32,12 +32,10 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng, plural
-from bot.engines.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card, sort_codes
-from bot.engines.cards import label as card_label
+from bot.engines.base import Engine, Event, IllegalAction, InvalidAction, Outcome, Rng
+from bot.engines.cards import SUIT_SYMBOLS, SUITS, Card, card, sort_codes
 from bot.engines.flume.rules import (
     HAND_SIZE,
-    POINT_LABELS,
     POINT_NAMES,
     card_points,
     flume_deck,
@@ -55,8 +53,8 @@ DECK = frozenset(flume_deck())
 
 
 class FlumeConfig(BaseModel):
-    target: int = Field(default=21, ge=5, le=99, description="points needed to win")
-    four_colour: bool = Field(default=False, description="four-colour deck on the pictures")
+    target: int = Field(default=21, ge=5, le=99)  # the points that win the game
+    four_colour: bool = False  # a four-colour deck on the pictures
 
 
 class TrickRecord(BaseModel):
@@ -190,12 +188,21 @@ def _copy_summary(summary: HandSummary | None) -> HandSummary | None:
     )
 
 
-def _suit_text(suit: str) -> str:
-    return f"{SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}"
+def card_args(code: str) -> dict[str, str]:
+    """A card as the catalogue words it (``flume-card-label``, ``flume-card-name``): ``rank``
+    (A K Q J 10 … 2, or joker), ``suit`` (S H D C; high or low for a joker), ``symbol``."""
+    c = card(code)
+    if c.is_joker:
+        return {"rank": "joker", "suit": "high" if c.rank == 2 else "low", "symbol": ""}
+    return {"rank": c.rank_char, "suit": c.suit, "symbol": SUIT_SYMBOLS[c.suit]}
 
 
-def _cards_text(codes: list[str]) -> str:
-    return ", ".join(card_label(c) for c in codes)
+def _parse(text: str) -> Card:
+    """The card ``text`` names, or a refusal (``flume-error-not-a-card``)."""
+    try:
+        return card(text)
+    except InvalidAction:
+        raise InvalidAction("flume-error-not-a-card", card=text) from None
 
 
 class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
@@ -310,18 +317,11 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
     def outcome(self, state: FlumeState) -> Outcome:
         """Final scores; the winners rank first even when a tie went to the bidding side."""
         if state.phase != "over":
-            raise IllegalAction("The game is not over yet.")
+            raise IllegalAction("flume-error-not-over")
         winners = list(state.winners)
         others = sorted({s for i, s in enumerate(state.scores) if i not in winners}, reverse=True)
         ranks = [0 if i in winners else 1 + others.index(s) for i, s in enumerate(state.scores)]
-        names = " and ".join(f"{{p{w}}}" for w in winners)
-        verb = "wins" if len(winners) == 1 else "win"
-        return Outcome(
-            scores=[float(s) for s in state.scores],
-            ranks=ranks,
-            winners=winners,
-            summary=f"{names} {verb} with {state.scores[winners[0]]}.",
-        )
+        return Outcome(scores=[float(s) for s in state.scores], ranks=ranks, winners=winners)
 
     # Moves ---------------------------------------------------------------------------------
 
@@ -341,14 +341,11 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         }
         handler = handlers.get(verb)
         if handler is None:
-            raise InvalidAction(
-                f"I don't know the move {action!r}; try pass, bid:4, trump:H, discard, "
-                "call:AS, alone or play:TH."
-            )
+            raise InvalidAction("flume-error-unknown-move", move=action)
         if state.current is None:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("flume-error-game-over")
         if seat != state.current:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction("flume-error-not-your-turn")
         phase = {
             "bid": "bid",
             "pass": "bid",
@@ -360,83 +357,45 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             "play": "play",
         }[verb]
         if phase != state.phase:
-            raise IllegalAction(f"That move is not open now: {self._phase_hint(state)}")
+            raise IllegalAction("flume-error-not-open", phase=state.phase)
         return handler(state, seat, verb, arg)
-
-    def _phase_hint(self, state: FlumeState) -> str:
-        return {
-            "bid": "the bidding is on (bid 3 to 6 or pass).",
-            "trump": "the bidder is naming trumps.",
-            "discard": "players are discarding non-trumps.",
-            "call": "the bidder is calling a partner.",
-            "play": "the tricks are being played.",
-            "over": "the game is over.",
-        }[state.phase]
 
     # Bidding -------------------------------------------------------------------------------
 
     def _bid(self, state: FlumeState, seat: int, verb: str, arg: str | None) -> list[Event]:
         if verb == "pass":
             state.bids[seat] = 0
-            events = [Event(kind="pass", seat=seat, text=f"{{p{seat}}} passes.")]
+            events = [Event(kind="pass", seat=seat)]
         else:
             if not (arg or "").isdigit():
-                raise InvalidAction("A bid is a number of points, like bid:4.")
+                raise InvalidAction("flume-error-bid-number")
             amount = int(arg or 0)
             if not MIN_BID <= amount <= MAX_BID:
-                raise IllegalAction(f"Bids go from {MIN_BID} to {MAX_BID} points.")
+                raise IllegalAction("flume-error-bid-range", low=MIN_BID, high=MAX_BID)
             if amount <= state.bid:
                 raise IllegalAction(
-                    f"You must bid more than {state.bid}"
-                    + (" or pass." if state.bid < MAX_BID else "; only pass is left.")
+                    "flume-error-bid-higher", bid=state.bid, can_raise=state.bid < MAX_BID
                 )
             state.bids[seat], state.bid, state.bidder = amount, amount, seat
-            events = [
-                Event(
-                    kind="bid",
-                    seat=seat,
-                    text=f"{{p{seat}}} bids {amount}.",
-                    data={"bid": amount},
-                )
-            ]
+            events = [Event(kind="bid", seat=seat, data={"bid": amount})]
         nxt = (seat + 1) % state.n_players
         if state.bid < MAX_BID and seat != state.dealer:
             state.current = nxt
             return events
         if state.bidder is None:
-            events.append(
-                Event(
-                    kind="redeal",
-                    seat=state.dealer,
-                    text=f"Everyone passed; {{p{state.dealer}}} deals again.",
-                )
-            )
+            events.append(Event(kind="redeal", seat=state.dealer))
             self._deal(state, redeal=True)
             return events
         state.phase, state.current = "trump", state.bidder
-        events.append(
-            Event(
-                kind="bid_won",
-                seat=state.bidder,
-                text=f"{{p{state.bidder}}} wins the bid at {state.bid} and names trumps.",
-                data={"bid": state.bid},
-            )
-        )
+        events.append(Event(kind="bid_won", seat=state.bidder, data={"bid": state.bid}))
         return events
 
     def _name_trump(self, state: FlumeState, seat: int, verb: str, arg: str | None) -> list[Event]:
         suit = (arg or "").upper()
         if suit not in SUITS or len(suit) != 1:
-            raise InvalidAction("Name trumps as trump:S, trump:H, trump:D or trump:C.")
+            raise InvalidAction("flume-error-trump-suit")
         state.trump = suit
-        events = [
-            Event(
-                kind="trump",
-                seat=seat,
-                text=f"{{p{seat}}} names {_suit_text(suit)} trumps.",
-                data={"trump": suit},
-            )
-        ]
+        events = [Event(kind="trump", seat=seat, data={"trump": suit})]
         state.phase = "discard"
         return events + self._next_discarder(state)
 
@@ -462,7 +421,7 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         else:
             chosen = [self._own_card(state, seat, c) for c in arg.split(",") if c.strip()]
             if len(set(chosen)) != len(chosen):
-                raise InvalidAction("That discard names the same card twice.")
+                raise InvalidAction("flume-error-discard-twice")
         self._check_discardable(state, chosen, len(chosen))
         hand = state.hands[seat]
         for code in chosen:
@@ -472,29 +431,20 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         state.stock = state.stock[len(chosen) :]
         state.discarded[seat] = len(chosen)
         state.selected[seat] = []
-        count = len(chosen)
-        text = (
-            f"{{p{seat}}} keeps all six cards."
-            if count == 0
-            else f"{{p{seat}}} discards {count} and draws {count}."
-        )
-        events = [Event(kind="discard", seat=seat, text=text, data={"count": count})]
+        events = [Event(kind="discard", seat=seat, data={"count": len(chosen)})]
         return events + self._next_discarder(state)
 
     def _check_discardable(self, state: FlumeState, codes: list[str], count: int) -> None:
         for code in codes:
             if self._is_trump(state, code):
-                raise IllegalAction(f"{card(code).label} is a trump: only non-trumps may go.")
+                raise IllegalAction("flume-error-discard-trump", **card_args(code))
         if count > len(state.stock):
-            raise IllegalAction(
-                f"The stock holds only {plural(len(state.stock), 'card')}, so you may discard at most "
-                f"{len(state.stock)}."
-            )
+            raise IllegalAction("flume-error-discard-stock", stock=len(state.stock))
 
     def _own_card(self, state: FlumeState, seat: int, text: str) -> str:
-        code = card(text).code
+        code = _parse(text).code
         if code not in state.hands[seat]:
-            raise IllegalAction(f"You don't hold the {card(code).name}.")
+            raise IllegalAction("flume-error-not-held", **card_args(code))
         return code
 
     def _next_discarder(self, state: FlumeState) -> list[Event]:
@@ -507,7 +457,7 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             return []
         events: list[Event] = []
         if pending:
-            events.append(Event(kind="stock_empty", text="The stock is empty: no more discards."))
+            events.append(Event(kind="stock_empty"))
         if n == 5:
             state.phase, state.current = "call", state.bidder
             return events
@@ -518,23 +468,16 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
     def _call(self, state: FlumeState, seat: int, verb: str, arg: str | None) -> list[Event]:
         if verb == "alone":
             state.alone, state.called, state.partner = True, None, None
-            events = [Event(kind="alone", seat=seat, text=f"{{p{seat}}} plays alone.")]
+            events = [Event(kind="alone", seat=seat)]
             return events + self._start_play(state)
-        code = card(arg or "").code
+        code = _parse(arg or "").code
         if code not in DECK:
-            raise IllegalAction(f"The {card(code).name} is not in the Flume deck.")
+            raise IllegalAction("flume-error-not-in-deck", **card_args(code))
         if code in state.hands[seat]:
-            raise IllegalAction("You can't call a card from your own hand.")
+            raise IllegalAction("flume-error-call-own")
         state.called = code
         state.partner = next((s for s, hand in enumerate(state.hands) if code in hand), None)
-        events = [
-            Event(
-                kind="call",
-                seat=seat,
-                text=f"{{p{seat}}} calls the {card(code).name}: its holder is their partner.",
-                data={"card": code},
-            )
-        ]
+        events = [Event(kind="call", seat=seat, data={"card": code})]
         return events + self._start_play(state)
 
     # Tricks --------------------------------------------------------------------------------
@@ -553,29 +496,16 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         if code not in allowed:
             led = card(state.trick[0][1])
             led_suit = state.trump if self._is_trump(state, led.code) else led.suit
-            what = "trumps" if led_suit == state.trump else SUIT_NAMES[led_suit]
-            raise IllegalAction(f"You must follow suit: play one of your {what}.")
+            what = "trumps" if led_suit == state.trump else led_suit
+            raise IllegalAction("flume-error-follow-suit", led=what)
         state.hands[seat].remove(code)
         state.trick.append((seat, code))
         state.played.append((seat, code))
-        events = [
-            Event(
-                kind="play",
-                seat=seat,
-                text=f"{{p{seat}}} plays {card_label(code)}.",
-                data={"card": code},
-            )
-        ]
+        events = [Event(kind="play", seat=seat, data={"card": code})]
         if code == state.called and not state.partner_known:
             state.partner_known = True
-            bidder = state.bidder
             events.append(
-                Event(
-                    kind="partner",
-                    seat=seat,
-                    text=f"The called card is out: {{p{seat}}} is {{p{bidder}}}'s partner.",
-                    data={"partner": seat},
-                )
+                Event(kind="partner", seat=seat, data={"partner": seat, "bidder": state.bidder})
             )
         if len(state.trick) < state.n_players:
             state.current = (seat + 1) % state.n_players
@@ -592,7 +522,6 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             Event(
                 kind="trick",
                 seat=winner,
-                text=f"{{p{winner}}} takes the trick ({_cards_text([c for _, c in record.plays])}).",
                 data={"winner": winner, "cards": [c for _, c in record.plays]},
             )
         ]
@@ -654,15 +583,8 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         if winners:
             state.winners = winners
             state.phase, state.current = "over", None
-            names = " and ".join(f"{{p{w}}}" for w in winners)
-            verb = "wins" if len(winners) == 1 else "win"
             events.append(
-                Event(
-                    kind="game_over",
-                    text=f"{names} {verb} the game with "
-                    f"{plural(state.scores[winners[0]], 'point')}!",
-                    data={"winners": winners, "scores": list(state.scores)},
-                )
+                Event(kind="game_over", data={"winners": winners, "scores": list(state.scores)})
             )
             return events
         state.dealer = (state.dealer + 1) % state.n_players
@@ -677,25 +599,19 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         events: list[Event] = []
         if state.n_players == 5 and not state.alone and state.partner is None:
             events.append(
-                Event(
-                    kind="partner",
-                    seat=bidder,
-                    text=f"Nobody held the called card: {{p{bidder}}} played alone.",
-                    data={"partner": None},
-                )
+                Event(kind="partner", seat=bidder, data={"partner": None, "bidder": bidder})
             )
-        taken = [
-            f"{POINT_LABELS[name]} {{p{seat}}}" for name, seat in awards.items() if seat is not None
-        ]
-        outcome = "makes" if made else "is set on"
         events.append(
             Event(
                 kind="hand",
                 seat=bidder,
-                text=f"Hand {state.hand_no}: {{p{bidder}}} {outcome} the bid of {state.bid}. "
-                + ("; ".join(taken) or "No points in play")
-                + ".",
-                data={"made": made, "awards": awards, "scores": list(state.scores)},
+                data={
+                    "hand": state.hand_no,
+                    "bid": state.bid,
+                    "made": made,
+                    "awards": awards,
+                    "scores": list(state.scores),
+                },
             )
         )
         return events

@@ -23,16 +23,7 @@ from bot.engines.cards import (
 
 HAND_SIZE = 6
 CARD_POINTS = {14: 4, 13: 3, 12: 2, 11: 1, 10: 10}  # ace, king, queen, jack, ten
-POINT_NAMES = ("high", "low", "right", "left", "joker_high", "joker_low", "game")
-POINT_LABELS = {
-    "high": "High",
-    "low": "Low",
-    "right": "Right bower",
-    "left": "Left bower",
-    "joker_high": "High joker",
-    "joker_low": "Low joker",
-    "game": "Game",
-}
+POINT_NAMES = ("high", "low", "right", "left", "joker_high", "joker_low", "game")  # flume-point
 _TRUMP_RANKS = "AKQJ"  # then the left bower, then "T98765" and "2", then the jokers
 
 
