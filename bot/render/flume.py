@@ -12,6 +12,9 @@ only what it changed.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from PIL import Image, ImageDraw
 
 from bot.engines.cards import SUIT_SYMBOLS
@@ -397,7 +400,7 @@ def _draw_scores(col: _Column, obs: FlumeObservation, names: list[str]) -> None:
             col.row(first, str(obs.scores[team]), colour)
             col.row(second, "", colour)
             toward = _toward_game(obs, team)
-            bar_right = col.right
+            bar_right: float = col.right
             if toward is not None:
                 bar_right -= 10 + draw_text(
                     col.draw, (col.right, col.y - 5), t("flume-picture-game", points=toward), 15,
@@ -591,7 +594,30 @@ def _middle_parts(obs: FlumeObservation) -> list[Part]:
         image.paste(layer[0].crop(inner), box[:2])
 
     key = _middle_key(obs)
-    return [Part("flume felt", box, key, lambda i, d, box=box: show(i, box)) for box in boxes]
+    return [
+        Part("flume felt", box, key, functools.partial(_felt, show=show, box=box)) for box in boxes
+    ]
+
+
+def _felt(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    *,
+    show: Callable[[Image.Image, tuple[int, int, int, int]], None],
+    box: tuple[int, int, int, int],
+) -> None:
+    show(image, box)
+
+
+def _plate(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    *,
+    obs: FlumeObservation,
+    names: list[str],
+    seat: int,
+) -> None:
+    _draw_plate(draw, obs, names, seat)
 
 
 def render_flume(
@@ -624,7 +650,7 @@ def render_flume(
                 "flume plate",
                 _plate_part_box(obs, seat),
                 _plate_key(obs, names, seat),
-                lambda i, d, seat=seat: _draw_plate(d, obs, names, seat),
+                functools.partial(_plate, obs=obs, names=names, seat=seat),
             )
             for seat in range(obs.n_players)
         ),

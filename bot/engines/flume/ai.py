@@ -379,12 +379,12 @@ def analyse(
             normal = _play(obs)
             ordered = [normal] + [c for c in options if c != normal]
             tally = fs.Tally()
-            best, totals, done = fs.search_play(
+            best, play_totals, done = fs.search_play(
                 obs, ordered, rng, deadline, fs.DEFAULT_SAMPLES, tally
             )
             if best is None:
                 return Analysis.rule("play:" + normal, "no-deal")
-            named = {f"play:{c}": t for c, t in zip(ordered, totals, strict=True)}
+            named = {f"play:{c}": t for c, t in zip(ordered, play_totals, strict=True)}
             return _searched("play:" + best, named, _prefixed(tally, "play:"), done, "play")
         return Analysis.rule(choose_action(obs, rng), "only")
     reason = {"discard": "discard", "call": "call", "trump": "no-search"}.get(obs.phase, "only")

@@ -261,7 +261,8 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
         return []
 
     def observe(self, state: FlumeState, seat: int | None) -> FlumeObservation:
-        own = seat is not None and 0 <= seat < state.n_players
+        mine = seat if seat is not None and 0 <= seat < state.n_players else None
+        own = mine is not None
         knows_partner = state.partner_known or (own and seat == state.partner)
         return FlumeObservation(
             seat=seat,
@@ -272,10 +273,10 @@ class FlumeEngine(Engine[FlumeConfig, FlumeState, FlumeObservation]):
             hand_no=state.hand_no,
             dealer=state.dealer,
             current=state.current,
-            hand=hand_order(state.hands[seat], state.trump) if own else [],
+            hand=hand_order(state.hands[mine], state.trump) if mine is not None else [],
             hand_sizes=[len(h) for h in state.hands],
-            selected=list(state.selected[seat]) if own else [],
-            my_discards=list(state.discards[seat]) if own else [],
+            selected=list(state.selected[mine]) if mine is not None else [],
+            my_discards=list(state.discards[mine]) if mine is not None else [],
             discarded=list(state.discarded),
             stock_count=len(state.stock),
             bids=list(state.bids),
