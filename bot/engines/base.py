@@ -275,6 +275,9 @@ class Engine(ABC, Generic[ConfigT, StateT, ObsT]):
     def check_player_count(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:
             raise ConfigError(
-                f"{self.title} needs {self.min_players} to {self.max_players} players, "
-                f"not {n_players}."
+                "error-player-count",
+                game=self.title,
+                low=self.min_players,
+                high=self.max_players,
+                count=n_players,
             )

@@ -112,3 +112,18 @@ async def test_each_task_words_in_its_own_language():
     english, pseudo = await asyncio.gather(word("en"), word(catalogue.PSEUDO))
     assert english == "1st" and pseudo != "1st" and "1" in pseudo
     assert current().locale == "en"
+
+
+def test_a_table_with_a_player_count_its_game_cannot_take(en):
+    from bot.engines.base import ConfigError
+    from bot.engines.qdice.engine import QDiceEngine
+
+    engine = QDiceEngine()
+    with pytest.raises(ConfigError) as refused:
+        engine.check_player_count(engine.max_players + 1)
+    assert refused.value.code == "error-player-count"
+    assert refused.value.params["count"] == engine.max_players + 1
+    assert error_text(refused.value, en) == (
+        f"Quantum dice needs {engine.min_players} to {engine.max_players} players,"
+        f" not {engine.max_players + 1}."
+    )

@@ -7,3 +7,6 @@ ordinal = { ORDINAL($n) ->
     [few] {$n}rd
    *[other] {$n}th
  }
+
+# A table opened with a number of players its game can't be played with.
+error-player-count = { $game } needs { $low } to { $high } players, not { $count }.
