@@ -28,7 +28,7 @@ from bot.render.fingers import holding_text, render_fingers
 from bot.tables.protocols import GameAI, GameSpec
 from bot.tables.views import ASK_TEXT, Control, Field, ModalSpec, Option, Panel
 from bot.words import Words, t
-from bot.words.events import GamePresenter
+from bot.words.events import Entry, GamePresenter
 
 MAX_OPTIONS = 25  # Discord's limit per select menu
 MAX_SELECTS = 4  # rows left for selects (the fifth holds nothing else, but stay safe)
@@ -62,6 +62,13 @@ class FingersUI(GamePresenter):
             for key in ("target", "next", "asker")
             if isinstance(data.get(key), int)
         }
+
+    def event_line(self, entry: Entry, names: Sequence[str], words: Words | None = None) -> str:
+        """As :class:`GamePresenter`, but an entry saved while the engine still wrote its own
+        sentences (with ``text``; its data lacks what the messages need) is shown as saved."""
+        if isinstance(entry, Mapping) and entry.get("text"):
+            return str(entry["text"]).format(**{f"p{i}": name for i, name in enumerate(names)})
+        return super().event_line(entry, names, words)
 
     def table_image(
         self, observation: FingersObservation, names: list[str], log: list[str]

@@ -100,6 +100,16 @@ def test_forced_no_keep_and_draws_in_english() -> None:
         assert UI.event_line(entry, NAMES, en) == f"The game is drawn: {said}."
 
 
+def test_entries_saved_with_the_engines_own_sentence_are_shown_as_saved() -> None:
+    """Log entries from when the engine still wrote sentences (their data lacks the flavour's
+    name and the seats the messages need)."""
+    en = words_for("en")
+    old = {"kind": "no", "seat": 2, "data": {"flavour": 0, "forced": False}}
+    old["text"] = "{p2} has no éclairs. The turn passes to {p1}."
+    assert UI.event_line(old, NAMES, en) == "Cy has no éclairs. The turn passes to Bo."
+    assert UI.event_line("Ada asks Cy for mint.", NAMES, en) == "Ada asks Cy for mint."
+
+
 def test_refusals_in_english() -> None:
     state = new()
     assert refusal(state, A, "new:1:" + "x" * 50) == (
