@@ -71,7 +71,7 @@ def _as_manager(table: Table, user_id: int) -> str:
 
 
 def _cancel(table: Table, user_id: int, *, is_admin: bool) -> Question:
-    require_host(table, user_id, is_admin=is_admin, what="cancel the game")
+    require_host(table, user_id, is_admin=is_admin, what="cancel")
     if table.record.status == "lobby":
         text = f"Cancel the lobby of game #{table.id}? Its seats are given up."
         buttons = _buttons(CANCEL, "Cancel the lobby", "Keep the lobby")
@@ -82,7 +82,7 @@ def _cancel(table: Table, user_id: int, *, is_admin: bool) -> Question:
 
 
 def _kick(table: Table, user_id: int, target: int, *, is_admin: bool) -> Question:
-    require_host(table, user_id, is_admin=is_admin, what="remove a player")
+    require_host(table, user_id, is_admin=is_admin, what="kick")
     seat = table.seat_of(target)
     if seat is None:
         raise GameError("That person has no seat at this table.")

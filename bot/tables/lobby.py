@@ -32,12 +32,13 @@ log = logging.getLogger(__name__)
 AI_NAMES = ("Ada", "Babbage", "Curie", "Dirac", "Euler", "Fermi", "Gauss", "Hopper", "Noether")
 
 
-def _readable(error: ValidationError) -> str:
+def _readable(error: ValidationError) -> ConfigError:
+    """Pydantic's own account of what is wrong, as the refusal's argument."""
     parts = []
     for item in error.errors():
         where = ".".join(str(p) for p in item["loc"]) or "option"
         parts.append(f"{where}: {item['msg']}")
-    return "Those table options don't work: " + "; ".join(parts) + "."
+    return ConfigError("error-bad-options", problems="; ".join(parts))
 
 
 class Lobby:
@@ -64,13 +65,11 @@ class Lobby:
         spec = core.games[game]
         location = thread_id or channel_id
         if (busy := core.in_location(location)) is not None:
-            raise GameError(
-                f"A game of {busy.spec.title} is already running here (game #{busy.id})."
-            )
+            raise GameError("error-table-busy", title=busy.spec.title, id=str(busy.id))
         try:
             config = spec.engine.parse_config(options)
         except ValidationError as error:
-            raise ConfigError(_readable(error)) from None
+            raise _readable(error) from None
         stored: dict[str, Any] = {"options": config.model_dump(mode="json")}
         if turn_timeout is not None:
             stored["turn_timeout"] = turn_timeout
@@ -95,7 +94,7 @@ class Lobby:
         async with table.lock:
             self._require_lobby(table)
             if table.record.config.get(PRACTICE) and person.id != table.record.host_id:
-                raise NotAllowed(banner(table) + " Open your own with the game's `learn`.")
+                raise NotAllowed("error-practice-own", banner=banner(table))
             mine = table.seat_of(person.id)
             if mine is not None and table.seats[mine].invited:
                 # A rematch kept this seat for them: joining confirms it.
@@ -104,14 +103,12 @@ class Lobby:
                 await self.core.set_seats(table, seats)
                 return table
             if mine is not None:
-                raise GameError("You already have a seat at this table.")
+                raise GameError("error-already-seated")
             if len(table.seats) >= table.spec.engine.max_players:
-                kept = " (some are kept for the players invited to the rematch)" * any(
-                    s.invited for s in table.seats
-                )
                 raise GameError(
-                    f"The table is full ({table.spec.engine.max_players} seats{kept}). "
-                    "Ask the host to remove an AI player."
+                    "error-table-full",
+                    seats=table.spec.engine.max_players,
+                    kept=any(s.invited for s in table.seats),
                 )
             seat = SeatRecord(
                 seat=len(table.seats), user_id=person.id, name=person.name, is_ai=False
@@ -122,13 +119,13 @@ class Lobby:
     async def add_ai(self, game_id: int, actor: Person, level: str = "normal") -> Table:
         """Seat an AI player of ``level`` ("easy", "normal" or "hard"); its name says which."""
         if level not in LEVELS:
-            raise GameError(f"There is no AI level {level[:20]!r}: choose easy, normal or hard.")
+            raise GameError("error-no-ai-level", level=repr(level[:20]))
         table = await self.core.fetch(game_id)
         async with table.lock:
             self._require_lobby(table)
-            require_host(table, actor.id, is_admin=False, what="add AI players")
+            require_host(table, actor.id, is_admin=False, what="add-ai")
             if len(table.seats) >= table.spec.engine.max_players:
-                raise GameError(f"The table is full ({table.spec.engine.max_players} seats).")
+                raise GameError("error-table-full-short", seats=table.spec.engine.max_players)
             taken = {seat.name.partition(" (")[0] for seat in table.seats}
             first = next((n for n in AI_NAMES if n not in taken), f"AI {len(table.seats) + 1}")
             name = f"{first} (AI)" if level == "normal" else f"{first} (AI, {level})"
@@ -143,10 +140,10 @@ class Lobby:
         table = await self.core.fetch(game_id)
         async with table.lock:
             self._require_lobby(table)
-            require_host(table, actor.id, is_admin=False, what="remove AI players")
+            require_host(table, actor.id, is_admin=False, what="remove-ai")
             last_ai = next((s for s in reversed(table.seats) if s.is_ai), None)
             if last_ai is None:
-                raise GameError("There is no AI player to remove.")
+                raise GameError("error-no-ai-to-remove")
             await self.core.set_seats(table, [s for s in table.seats if s.seat != last_ai.seat])
         return table
 
@@ -155,17 +152,20 @@ class Lobby:
         table = await core.fetch(game_id)
         async with table.lock:
             self._require_lobby(table)
-            require_host(table, actor.id, is_admin=False, what="start the game")
+            require_host(table, actor.id, is_admin=False, what="start")
             engine = table.spec.engine
             # Seats a rematch kept for people who have not pressed Join are empty seats now.
             absent = [s for s in table.seats if s.invited]
             present = [s for s in table.seats if not s.invited]
             if len(present) < engine.min_players:
                 missing = engine.min_players - len(present)
-                waiting = f" (waiting for {_names(absent)})" if absent else ""
                 raise GameError(
-                    f"{engine.title} needs at least {engine.min_players} players: "
-                    f"{missing} more must Join{waiting}, or press Add AI."
+                    "error-too-few-players",
+                    title=engine.title,
+                    min=engine.min_players,
+                    missing=missing,
+                    absent=bool(absent),
+                    waiting=_names(absent),
                 )
             if absent:
                 await core.set_seats(table, present)
@@ -187,8 +187,8 @@ class Lobby:
         seat = table.seat_of(person.id)
         if seat is None:
             if table.left_seat_of(person.id) is not None:
-                raise NotSeated("You already left this table: an AI plays your seat.")
-            raise NotSeated("You don't have a seat at this table.")
+                raise NotSeated("error-left-already")
+            raise NotSeated("error-no-seat")
         await self._remove(table, seat, reason=f"{person.name} left the table", may_return=True)
         return table
 
@@ -199,19 +199,16 @@ class Lobby:
         table = await core.fetch(game_id)
         async with table.lock:
             if table.record.status == "lobby":
-                raise GameError("The game hasn't started yet: press Join to take a seat.")
+                raise GameError("error-not-started-join")
             seat = table.seat_of(person.id)
             if seat is not None:
                 if not table.seats[seat].autopilot:
-                    raise GameError("You're already playing your seat at this table.")
+                    raise GameError("error-already-playing")
                 await core.come_back(table, seat)
                 return table
             seat = table.left_seat_of(person.id)
             if seat is None:
-                raise NotSeated(
-                    "There is no seat of yours to take back at this table: only a person who "
-                    "left a game can take their own seat back (not one the host removed)."
-                )
+                raise NotSeated("error-nothing-to-take-back")
             seats = list(table.seats)
             seats[seat] = SeatRecord(seat=seat, user_id=person.id, name=person.name, is_ai=False)
             await core.hand_back(
@@ -223,12 +220,12 @@ class Lobby:
         """Remove a player; the one public sentence saying so, for the command's own reply
         (nothing else is posted)."""
         table = await self.core.fetch(game_id)
-        require_host(table, actor.id, is_admin=is_admin, what="remove a player")
+        require_host(table, actor.id, is_admin=is_admin, what="kick")
         seat = table.seat_of(target_id)
         if seat is None:
-            raise GameError("That person has no seat at this table.")
+            raise GameError("error-target-not-seated")
         if target_id == actor.id:
-            raise GameError("Use Leave to give up your own seat.")
+            raise GameError("error-kick-self")
         name = table.seats[seat].name
         # Removed on purpose: unlike a person who left, they can't take the seat back.
         return await self._remove(
@@ -238,7 +235,7 @@ class Lobby:
     async def cancel(self, game_id: int, actor: Person, *, is_admin: bool) -> Table:
         table = await self.core.fetch(game_id)
         async with table.lock:
-            require_host(table, actor.id, is_admin=is_admin, what="cancel the game")
+            require_host(table, actor.id, is_admin=is_admin, what="cancel")
             await self.core.close_table(table, f"Cancelled by {actor.name}.")
         return table
 
@@ -247,7 +244,7 @@ class Lobby:
     @staticmethod
     def _require_lobby(table: Table) -> None:
         if table.record.status != "lobby":
-            raise GameError("The game has already started.")
+            raise GameError("error-already-started")
 
     async def _remove(
         self,
@@ -315,5 +312,7 @@ def _names(seats: list[SeatRecord]) -> str:
 
 
 def require_host(table: Table, user_id: int, *, is_admin: bool, what: str) -> None:
+    """Refused unless the host or a server manager: ``what`` is "cancel", "kick", "add-ai",
+    "remove-ai" or "start" (the refusal's ``error-host-only`` words it)."""
     if user_id != table.record.host_id and not is_admin:
-        raise NotAllowed(f"Only the host or someone with Manage Server can {what}.")
+        raise NotAllowed("error-host-only", what=what)

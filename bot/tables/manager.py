@@ -124,7 +124,7 @@ class TableManager:
         """A live table held in memory, or :class:`TableNotFound`."""
         table = self._tables.get(game_id)
         if table is None or not table.record.is_live:
-            raise TableNotFound("That game has ended or no longer exists.")
+            raise TableNotFound("error-table-gone")
         return table
 
     async def fetch(self, game_id: int) -> Table:
@@ -140,10 +140,10 @@ class TableManager:
             if game_id not in self._tables:
                 record = await self.db.load_game(game_id)
                 if record is None or not record.is_live or not self.owns(record.guild_id):
-                    raise TableNotFound("That game has ended or no longer exists.")
+                    raise TableNotFound("error-table-gone")
                 loaded = self.restorer.load(record)
                 if loaded is None:
-                    raise TableNotFound("That game has ended or no longer exists.")
+                    raise TableNotFound("error-table-gone")
                 if loaded.record.status == "active":
                     self.driver.ensure_runner(loaded)
         return self.get(game_id)
@@ -295,23 +295,20 @@ class TableManager:
         table = await self.fetch(game_id)
         async with table.lock:
             if table.record.status != "active" or table.state is None:
-                raise GameError("The game hasn't started yet.")
+                raise GameError("error-not-started")
             seat = table.seat_of(user_id)
             if seat is None:
-                raise NotSeated(
-                    self._left_hint(table, user_id)
-                    or "You're not playing at this table, so you can't make moves here."
-                )
+                raise self._left_hint(table, user_id) or NotSeated("error-not-playing-moves")
             await self.come_back(table, seat)
             to_act = table.spec.engine.to_act(table.state)
             if seat not in to_act:
                 waiting = ", ".join(table.names[s] for s in sorted(to_act)) or "nobody"
-                raise NotYourTurn(f"It's not your move: waiting for {waiting}.")
+                raise NotYourTurn("error-not-your-move", waiting=waiting)
             if version is not None and (
                 version > table.record.version or table.acted_since(seat, version)
             ):
                 # A version the table has not reached is not a real click on our controls.
-                raise StaleAction("Those controls are out of date: use the ones on the table now.")
+                raise StaleAction("error-stale-controls")
             await self.apply(table, seat, action, user_id)
         return table
 
@@ -319,7 +316,7 @@ class TableManager:
         """``user_id``'s seat at ``table``, a game in play; refused in words otherwise."""
         seat = table.seat_of(user_id)
         if seat is None:
-            raise NotSeated(self._left_hint(table, user_id) or not_seated)
+            raise self._left_hint(table, user_id) or NotSeated(not_seated)
         if table.record.status != "active" or table.state is None:
             raise GameError(not_started)
         return seat
@@ -333,8 +330,8 @@ class TableManager:
         seat = self._seat_in_play(
             table,
             user_id,
-            "You're not playing at this table, so there is no hand to show.",
-            "The game hasn't started yet: your view appears once it does.",
+            "error-not-playing-hand",
+            "error-not-started-view",
         )
         if returning and table.seats[seat].autopilot:
             async with table.lock:
@@ -369,16 +366,13 @@ class TableManager:
         seat = self._seat_in_play(
             table,
             user_id,
-            "You're not playing at this table, so there is no hint for you.",
-            "The game hasn't started yet.",
+            "error-not-playing-hint",
+            "error-not-started",
         )
         if not coaching.hints_on(table):
-            raise GameError(
-                "Hints are off at this table: the host chooses them when opening it "
-                f"(`/{table.record.game} start hints:True`)."
-            )
+            raise GameError("error-hints-off", game=table.record.game)
         if seat not in table.spec.engine.to_act(table.state):
-            raise NotYourTurn("Hints are for your own move, and it's not your move now.")
+            raise NotYourTurn("error-hint-not-your-move")
         if table.seats[seat].autopilot:
             async with table.lock:
                 await self.come_back(table, seat)
@@ -497,9 +491,7 @@ class TableManager:
             self.storage_failed(error)
             log.warning("Game %s moved on elsewhere (%s); reloading it", table.id, error)
             await self.restorer.reload(table)
-            raise TableMovedOn(
-                "The table moved on while you chose: look at it again and make your move."
-            ) from None
+            raise TableMovedOn("error-moved-on") from None
         table.state, table.log, table.history = state, lines, history
         table.record.version = version
         table.record.deadline_at = deadline
@@ -547,14 +539,11 @@ class TableManager:
         await self.presenter.announce(table, news)
 
     @staticmethod
-    def _left_hint(table: Table, user_id: int) -> str | None:
-        """What to tell a person who left this game and clicks on it (None: they didn't)."""
+    def _left_hint(table: Table, user_id: int) -> NotSeated | None:
+        """The refusal for a person who left this game and clicks on it (None: they didn't)."""
         if table.left_seat_of(user_id) is None:
             return None
-        return (
-            "You left this game, so an AI plays your seat. To play it again: "
-            f"{panels.take_back_hint(table)}."
-        )
+        return NotSeated("error-left-game", game=table.record.game)
 
     def _deadline(self, table: Table, state: BaseModel) -> float | None:
         """When the people to act in ``state`` run out of time (None if only AI is to act)."""

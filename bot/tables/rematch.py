@@ -48,29 +48,20 @@ class Rematches:
         async with self._lock:
             old = await core.db.load_game(game_id)
             if old is None or not core.owns(old.guild_id) or old.game not in core.games:
-                raise TableNotFound("That game no longer exists.")
+                raise TableNotFound("error-game-gone")
             if old.status != "finished":
-                raise GameError("Only a finished game can be played again.")
+                raise GameError("error-rematch-unfinished")
             if old.config.get(practice.PRACTICE):
-                raise GameError(
-                    f"That was a practice game: start a real one with `/{old.game} start`, "
-                    f"or practise again with `/{old.game} learn`."
-                )
+                raise GameError("error-rematch-practice", game=old.game)
             if not any(s.user_id == person.id and not s.is_ai for s in old.seats):
-                raise NotAllowed(
-                    f"Only the players of game #{old.id} can ask for its rematch. "
-                    f"Start a table of your own with `/{old.game} start`."
-                )
+                raise NotAllowed("error-rematch-players-only", id=str(old.id), game=old.game)
             earlier = await self._earlier(old)
             if earlier is not None:
                 return earlier, False
             location = old.thread_id or old.channel_id
             busy = core.in_location(location)
             if busy is not None:
-                raise GameError(
-                    f"A game of {busy.spec.title} is already running here (game #{busy.id}): "
-                    "the rematch can start once it is over."
-                )
+                raise GameError("error-rematch-busy", title=busy.spec.title, id=str(busy.id))
             table = await self._create(old, person)
             await core.db.update_game(old.id, config={**old.config, "rematch": table.id})
             log.info("Game %s: rematch opened as game %s by %s", old.id, table.id, person.id)
@@ -91,10 +82,7 @@ class Rematches:
         if earlier is None or earlier.status == "cancelled":
             return None  # that lobby closed unplayed: open another
         if earlier.status == "finished":
-            raise GameError(
-                f"Game #{old.id} had its rematch already (game #{earlier.id}): press "
-                "Rematch on that one to play again."
-            )
+            raise GameError("error-rematch-done", id=str(old.id), other=str(earlier.id))
         return await self.core.fetch(earlier.id)
 
     async def _create(self, old: GameRecord, host: Person) -> Table:

@@ -12,11 +12,11 @@ from bot.storage.backends import is_unavailable
 from bot.storage.leases import LeaseLost
 from bot.ui import answers
 from bot.ui.context import tables_of
-from bot.words import error_text
+from bot.words import error_text, t
 
 log = logging.getLogger(__name__)
 
-SAVE_FAILED = "That couldn't be saved just now, so nothing changed. Please try again in a moment."
+SAVE_FAILED_ID = "error-save-failed"
 
 
 async def reply_error(
@@ -33,18 +33,18 @@ async def reply_error(
     if isinstance(original, GameError):
         text = error_text(original)
     elif isinstance(error, app_commands.CommandOnCooldown):
-        text = f"Slow down a little: try again in {error.retry_after:.0f} s."
+        text = t("error-cooldown", seconds=error.retry_after)
     elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-        text = "You don't have permission to do that here."
+        text = t("error-no-permission")
     elif isinstance(original, discord.Forbidden):
-        text = "I'm missing a permission in this channel (I need to send messages, embed links and attach files)."
+        text = t("error-bot-forbidden")
         log.warning("Forbidden: %s", original)
     elif is_unavailable(original):
-        text = SAVE_FAILED
+        text = t(SAVE_FAILED_ID)
         tables_of(interaction).storage_failed(original)
         log.warning("Storage unavailable during an interaction: %r", original)
     else:
-        text = "Something went wrong on our side. It has been logged; please try again."
+        text = t("error-internal")
         log.error("Unhandled error in an interaction", exc_info=original)
     if not isinstance(original, GameError):
         view = None

@@ -15,9 +15,12 @@ from bot.engines.qdice.ai import choose_action
 from bot.tables.driver import PAUSED, RESUMED
 from bot.tables.table import Table
 from bot.ui.answers import UNKNOWN_CONTROL
-from bot.ui.errors import SAVE_FAILED
+from bot.ui.errors import SAVE_FAILED_ID
+from bot.words import words_for
 from tests.e2e.conftest import World, cancel_table, until
 from tests.e2e.qdice_play import button, open_table, two_people_table
+
+SAVE_FAILED = words_for("en")(SAVE_FAILED_ID)
 
 
 def texts(w: World, room, viewer) -> list[str]:  # type: ignore[no-untyped-def]

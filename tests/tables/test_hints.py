@@ -65,7 +65,7 @@ async def test_without_the_option_there_is_no_hint(db: Database) -> None:
     _, who = _to_act(table)
     panel = await core.private_panel(table.id, who.id)
     assert all(c.action != HINT for c in panel.controls)
-    with pytest.raises(GameError, match="Hints are off"):
+    with pytest.raises(GameError, match=r"^error-hints-off\b"):
         await core.hint(table.id, who.id)
     await core.close()
 

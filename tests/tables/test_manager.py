@@ -76,13 +76,13 @@ async def _game(
 async def test_lobby_seats_and_host_rules(manager: TableManager) -> None:
     table = await _game(manager, ALICE, BOB)
     assert [s.name for s in table.seats] == ["Alice", "Bob"]
-    with pytest.raises(GameError, match="already have a seat"):
+    with pytest.raises(GameError, match=r"^error-already-seated\b"):
         await manager.join(table.id, BOB)
     with pytest.raises(NotAllowed):
         await manager.add_ai(table.id, BOB)
     with pytest.raises(NotAllowed):
         await manager.start(table.id, BOB)
-    with pytest.raises(GameError, match="already running here"):
+    with pytest.raises(GameError, match=r"^error-table-busy\b"):
         await manager.create("toy", guild_id=GUILD, channel_id=CHANNEL, host=CAROL)
     await manager.leave(table.id, ALICE)  # the host leaves: Bob becomes host
     assert table.record.host_id == BOB.id
@@ -91,7 +91,7 @@ async def test_lobby_seats_and_host_rules(manager: TableManager) -> None:
 
 async def test_start_needs_enough_players(manager: TableManager) -> None:
     table = await _game(manager, ALICE)
-    with pytest.raises(GameError, match="at least 2 players"):
+    with pytest.raises(GameError, match=r"^error-too-few-players\b"):
         await manager.start(table.id, ALICE)
 
 
@@ -379,7 +379,7 @@ async def test_host_removes_ai_players_from_the_lobby(manager: TableManager) -> 
     await manager.remove_ai(table.id, ALICE)
     await manager.remove_ai(table.id, ALICE)
     assert [s.name for s in table.seats] == ["Alice"]
-    with pytest.raises(GameError, match="no AI player"):
+    with pytest.raises(GameError, match=r"^error-no-ai-to-remove\b"):
         await manager.remove_ai(table.id, ALICE)
 
 
@@ -517,7 +517,7 @@ async def test_ended_tables_leave_memory_a_while_after_they_end(db: Database) ->
         assert not core.holds(done.id)
         assert core.holds(live.id) and core.holds(newer.id)  # live tables stay
         # A click on the forgotten table gets the same answer as before, from storage.
-        with pytest.raises(GameError, match="ended or no longer exists"):
+        with pytest.raises(GameError, match=r"^error-table-gone\b"):
             await core.act(done.id, ALICE.id, "add1", None)
         assert (await db.load_game(done.id)).status == "cancelled"  # type: ignore[union-attr]
     finally:
