@@ -40,7 +40,7 @@ def question(table: Table, action: str, user_id: int, *, is_admin: bool) -> Ques
     verb, _, target = action.partition(":")
     if verb == KICK and target.isdigit():
         return _kick(table, user_id, int(target), is_admin=is_admin)
-    raise GameError("That control isn't one I know.")
+    raise GameError("error-unknown-control")
 
 
 def _buttons(action: str, yes: str, no: str) -> list[Control]:
@@ -85,9 +85,9 @@ def _kick(table: Table, user_id: int, target: int, *, is_admin: bool) -> Questio
     require_host(table, user_id, is_admin=is_admin, what="kick")
     seat = table.seat_of(target)
     if seat is None:
-        raise GameError("That person has no seat at this table.")
+        raise GameError("error-target-not-seated")
     if target == user_id:
-        raise GameError("Use Leave to give up your own seat.")
+        raise GameError("error-kick-self")
     name = table.seats[seat].name
     if table.record.status == "lobby":
         text = f"Remove {name} from the lobby of game #{table.id}? Their seat is freed."

@@ -133,7 +133,7 @@ class GameReplay:
             config = engine.parse_config(record.config.get("options"))
             state = engine.new_game(config, len(record.seats), record.seed)
         except Exception as error:
-            raise ReplayUnavailable(_no_longer(record.id)) from error
+            raise _no_longer(record.id) from error
         opening = f"The game begins with {len(record.seats)} players."
         steps = [Step(None, None, (opening,), engine.deal_of(state), 0)]
         saved: dict[int, BaseModel] = {0: state.model_copy(deep=True)}
@@ -142,7 +142,7 @@ class GameReplay:
                 events = engine.apply(state, action.seat, action.action)
             except GameError as error:
                 log.warning("Game %s does not replay: move %s refused (%s)", record.id, done, error)
-                raise ReplayUnavailable(_no_longer(record.id)) from None
+                raise _no_longer(record.id) from None
             if not events and done < len(actions):
                 continue  # a private selection: shown with the move it leads to
             lines = tuple(spec.ui.event_line(event, names) for event in events)
@@ -152,7 +152,7 @@ class GameReplay:
         stored = json.loads(record.state_json or "{}").get("state")
         if not _same_end(stored, json.loads(engine.dump_state(state))):
             log.warning("Game %s does not replay to its stored end", record.id)
-            raise ReplayUnavailable(_no_longer(record.id))
+            raise _no_longer(record.id)
         saved[len(steps) - 1] = state
         return cls(record, spec, actions, steps, saved)
 
@@ -281,11 +281,8 @@ def _same_end(stored: Any, rebuilt: Any) -> bool:
     return bool(stored == rebuilt)
 
 
-def _no_longer(game_id: int) -> str:
-    return (
-        f"Game #{game_id} can't be replayed: its moves no longer lead to the same end "
-        "(the game's rules have changed since it was played)."
-    )
+def _no_longer(game_id: int) -> ReplayUnavailable:
+    return ReplayUnavailable("error-replay-changed", id=str(game_id))
 
 
 class Replays:
@@ -309,32 +306,24 @@ class Replays:
                 building.add_done_callback(lambda _: self._building.pop(game_id, None))
             replay = await asyncio.shield(building)
         if replay.record.guild_id != guild_id:
-            raise ReplayUnavailable(f"There is no finished game #{game_id} on this server.")
+            raise ReplayUnavailable("error-replay-not-here", id=str(game_id))
         self._kept.move_to_end(game_id)
         return replay
 
     async def _build(self, game_id: int) -> GameReplay:
         record = await self.db.load_game(game_id)
         if record is None:
-            raise ReplayUnavailable(f"There is no finished game #{game_id} on this server.")
+            raise ReplayUnavailable("error-replay-not-here", id=str(game_id))
         spec = self.games.get(record.game)
         if spec is None:
-            raise ReplayUnavailable(f"Game #{game_id} is of a kind this bot no longer hosts.")
+            raise ReplayUnavailable("error-replay-unknown-game", id=str(game_id))
         if record.status in ("lobby", "active"):
-            raise ReplayUnavailable(
-                f"Game #{game_id} is still being played: its hands are shown, and it can be "
-                "replayed, once it is over."
-            )
+            raise ReplayUnavailable("error-replay-in-play", id=str(game_id))
         if record.status == "cancelled":
-            raise ReplayUnavailable(
-                f"Game #{game_id} was cancelled, so there is nothing to replay."
-            )
+            raise ReplayUnavailable("error-replay-cancelled", id=str(game_id))
         actions = await self.db.actions(game_id)
         if not actions or record.state_json is None:
-            raise ReplayUnavailable(
-                f"Game #{game_id} was played too long ago: its moves are no longer kept (old "
-                "games keep only their results), so it can't be replayed or its hands shown."
-            )
+            raise ReplayUnavailable("error-replay-too-old", id=str(game_id))
         replay = await asyncio.to_thread(GameReplay.build, record, spec, actions)
         self._kept[game_id] = replay
         while len(self._kept) > self.keep:

@@ -21,16 +21,16 @@ def modal_spec(table: Table, user_id: int, action: str) -> ModalSpec:
     """The prompt for a ``?`` action of the person to move, or a GameError saying why not."""
     seat = table.seat_of(user_id)
     if seat is None:
-        raise NotSeated("You're not playing at this table, so you can't make moves here.")
+        raise NotSeated("error-not-playing-moves")
     engine, state = table.spec.engine, table.state
     if table.record.status != "active" or state is None:
-        raise GameError("The game hasn't started yet.")
+        raise GameError("error-not-started")
     if seat not in engine.to_act(state):
-        raise NotYourTurn("It's not your move.")
+        raise NotYourTurn("error-not-your-move-short")
     prompt = getattr(table.spec.ui, "modal", None)
     spec = prompt(engine.observe(state, seat), action) if prompt is not None else None
     if spec is None:
-        raise GameError("That move can't be made now.")
+        raise GameError("error-move-not-now")
     return spec
 
 

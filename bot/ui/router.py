@@ -218,7 +218,7 @@ async def do_confirmed(interaction: discord.Interaction, table: Table, action: s
         done = await manager.kick(table.id, who, int(target), is_admin=is_manager(interaction))
         await manager.presenter.announce(table, done)  # the one public word on it
     else:
-        raise GameError("That control isn't one I know.")
+        raise GameError("error-unknown-control")
     await answers.edit(interaction, content=done, view=None)
     await manager.refresh(table)
 

@@ -158,19 +158,21 @@ async def test_a_move_an_ai_made_for_a_person_says_so(db: Database) -> None:
 async def test_refusals_say_why(db: Database) -> None:
     replays = Replays(db, GAMES)
     live, _, _ = await store(db, "flux", 3, 5, finish=False)
-    with pytest.raises(ReplayUnavailable, match="still being played"):
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-in-play\b"):
         await replays.hands(live, GUILD)
     cancelled, _, _ = await store(db, "flux", 3, 6, finish=False)
     await db.cancel_game(cancelled)
-    with pytest.raises(ReplayUnavailable, match="was cancelled"):
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-cancelled\b"):
         await replays.open(cancelled, GUILD)
-    with pytest.raises(ReplayUnavailable, match="no finished game #999"):
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-not-here\b"):
         await replays.open(999, GUILD)
     done, _, _ = await store(db, "qdice", 2, 7, options={"target": 1000})
-    with pytest.raises(ReplayUnavailable, match="on this server"):
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-not-here\b"):
         await replays.open(done, GUILD + 1)
     assert (await replays.open(done, GUILD)).id == done
-    with pytest.raises(ReplayUnavailable, match="on this server"):  # kept, still not theirs
+    with pytest.raises(
+        ReplayUnavailable, match=r"^error-replay-not-here\b"
+    ):  # kept, still not theirs
         await replays.open(done, None)
 
     changed, _, _ = await store(db, "qdice", 2, 8, options={"target": 1000})
@@ -181,13 +183,13 @@ async def test_refusals_say_why(db: Database) -> None:
     await db._run(
         "UPDATE snapshots SET state_json = ? WHERE game_id = ?", (json.dumps(tampered), changed)
     )
-    with pytest.raises(ReplayUnavailable, match="rules have changed"):
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-changed\b"):
         await replays.open(changed, GUILD)
 
     pruned, _, _ = await store(db, "qdice", 2, 9, options={"target": 1000})
     await db.update_game(pruned, ended_at=1.0)
     assert await db.prune(older_than_days=30) == 1
-    with pytest.raises(ReplayUnavailable, match="no longer kept") as refused:
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-too-old\b") as refused:
         await replays.open(pruned, GUILD)
     assert isinstance(refused.value, GameError)  # a sentence the person reads
 
@@ -209,7 +211,7 @@ async def test_a_game_saved_before_its_state_kept_a_new_field_still_replays(db: 
     await db._run(
         "UPDATE snapshots SET state_json = ? WHERE game_id = ?", (json.dumps(saved), game_id)
     )
-    with pytest.raises(ReplayUnavailable, match="rules have changed"):
+    with pytest.raises(ReplayUnavailable, match=r"^error-replay-changed\b"):
         await Replays(db, GAMES).open(game_id, GUILD)
 
 

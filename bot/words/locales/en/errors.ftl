@@ -60,3 +60,18 @@ error-rematch-practice = That was a practice game: start a real one with `/{ $ga
 error-rematch-players-only = Only the players of game #{ $id } can ask for its rematch. Start a table of your own with `/{ $game } start`.
 error-rematch-busy = A game of { $title } is already running here (game #{ $id }): the rematch can start once it is over.
 error-rematch-done = Game #{ $id } had its rematch already (game #{ $other }): press Rematch on that one to play again.
+
+## Moves asked for in a text prompt (bot/ui/modals.py).
+error-not-your-move-short = It's not your move.
+error-move-not-now = That move can't be made now.
+
+## Confirmations and controls (bot/tables/confirm.py, bot/ui/router.py).
+error-unknown-control = That control isn't one I know.
+
+## Replays (bot/tables/replay.py). $id: a game's number.
+error-replay-changed = Game #{ $id } can't be replayed: its moves no longer lead to the same end (the game's rules have changed since it was played).
+error-replay-not-here = There is no finished game #{ $id } on this server.
+error-replay-unknown-game = Game #{ $id } is of a kind this bot no longer hosts.
+error-replay-in-play = Game #{ $id } is still being played: its hands are shown, and it can be replayed, once it is over.
+error-replay-cancelled = Game #{ $id } was cancelled, so there is nothing to replay.
+error-replay-too-old = Game #{ $id } was played too long ago: its moves are no longer kept (old games keep only their results), so it can't be replayed or its hands shown.
