@@ -42,23 +42,24 @@ def table_here(interaction: discord.Interaction, game: str) -> Table:
     table = _bot(interaction).tables.in_location(interaction.channel_id or 0)
     if table is None or table.record.game != game:
         title = _bot(interaction).games[game].title
-        raise GameError(
-            f"There is no game of {title} in this channel. Start one with /{game} start."
-        )
+        raise GameError("error-no-game-here", title=title, game=game)
     return table
 
 
 def _free_channel(interaction: discord.Interaction, otherwise: str) -> tuple[int, int]:
     """Refuse unless ``interaction`` is in a server channel with no table running in it
-    (``otherwise``: what to do instead); the server's and the channel's ids."""
+    (``otherwise``: what to do instead, "start" or "practice"); the server's and the channel's
+    ids."""
     if interaction.guild is None or interaction.channel is None:
-        raise GameError("Games are played in server channels, not in direct messages.")
+        raise GameError("error-not-in-server")
     where = (interaction.guild.id, interaction.channel.id)
     busy = _bot(interaction).tables.in_location(interaction.channel.id)
     if busy is not None:
         raise GameError(
-            f"A game of {busy.spec.title} is already running in this channel: "
-            f"{_jump(busy, interaction.guild_id)}. {otherwise}"
+            "error-channel-busy",
+            title=busy.spec.title,
+            where=_jump(busy, interaction.guild_id),
+            otherwise=otherwise,
         )
     return where
 
@@ -75,14 +76,12 @@ async def start_table(
     """Open a lobby here, or in a new thread, and post its table message. ``hints``: the
     players may ask for hints (see :mod:`bot.tables.coaching`)."""
     bot = _bot(interaction)
-    guild_id, channel_id = _free_channel(
-        interaction, "Finish or cancel it first, or start with thread:True."
-    )
+    guild_id, channel_id = _free_channel(interaction, "start")
     spec = bot.games[game]
     timeout = minutes * 60 if minutes else None
     if thread:
         if not isinstance(interaction.channel, discord.TextChannel):
-            raise GameError("A new thread can only be opened from a text channel.")
+            raise GameError("error-thread-needs-text-channel")
         await interaction.response.defer(ephemeral=True, thinking=True)
         room = await interaction.channel.create_thread(
             name=f"{spec.title} with {interaction.user.display_name}",
@@ -122,9 +121,7 @@ async def start_table(
 async def learn_table(interaction: discord.Interaction, game: str) -> None:
     """Open a practice table here (see :mod:`bot.tables.practice`) and post its message."""
     bot = _bot(interaction)
-    guild_id, channel_id = _free_channel(
-        interaction, "Practise in another channel, or once it is over."
-    )
+    guild_id, channel_id = _free_channel(interaction, "practice")
     async with answers.in_time(interaction, public=True):
         table = await practice.open_practice(
             bot.tables,

@@ -95,7 +95,7 @@ async def test_levels_reach_the_ai(tmp_path: Path) -> None:
     assert [s.name for s in table.seats] == ["Alice", "Ada (AI, easy)", "Babbage (AI, hard)"]
     assert [s.level for s in table.seats] == [None, "easy", "hard"]
     assert table.ai_level(1) == "easy" and table.ai_level(0) == "normal"
-    with pytest.raises(Exception, match="no AI level"):
+    with pytest.raises(Exception, match=r"^error-no-ai-level\b"):
         await core.add_ai(table.id, ALICE, "godlike")
     await core.start(table.id, ALICE)
     await core.act(table.id, ALICE.id, "add1", None)

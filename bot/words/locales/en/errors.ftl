@@ -75,3 +75,12 @@ error-replay-unknown-game = Game #{ $id } is of a kind this bot no longer hosts.
 error-replay-in-play = Game #{ $id } is still being played: its hands are shown, and it can be replayed, once it is over.
 error-replay-cancelled = Game #{ $id } was cancelled, so there is nothing to replay.
 error-replay-too-old = Game #{ $id } was played too long ago: its moves are no longer kept (old games keep only their results), so it can't be replayed or its hands shown.
+
+## Slash commands on a table (bot/cogs/common.py). $where: a link to the table message.
+error-no-game-here = There is no game of { $title } in this channel. Start one with /{ $game } start.
+error-not-in-server = Games are played in server channels, not in direct messages.
+error-channel-busy = A game of { $title } is already running in this channel: { $where }. { $otherwise ->
+        [practice] Practise in another channel, or once it is over.
+       *[start] Finish or cancel it first, or start with thread:True.
+    }
+error-thread-needs-text-channel = A new thread can only be opened from a text channel.
