@@ -186,7 +186,8 @@ class LeaseStore:
         nothing). ``None``: up to ``want`` shards that are free (never held, let go, run
         out, or held by a process gone from this machine), lowest first; possibly none;
         with ``unowned_for``, only shards without a live lease for that many seconds (an
-        active process adopting a dead one's shards leaves standbys the first chance).
+        active process adopting a dead one's shards leaves standbys the first chance), and
+        a lease period more for a shard that was let go.
         Either way, a live lease of another shard count refuses the claim.
         """
         async with self._db._write() as conn:
@@ -228,9 +229,14 @@ class LeaseStore:
             else:
 
                 def unowned(lease: Lease | None) -> bool:
+                    if lease is not None and lease.holder == me.id and lease.live(now):
+                        return False  # ours already
                     if lease is None or unowned_for <= 0:
                         return not taken(lease)
-                    return not taken(lease) and now - lease.expires_at >= unowned_for
+                    # a shard let go (handed over, SIGTERM) is left a lease period longer
+                    # for the process it was meant for
+                    wait = unowned_for + (ttl if lease.released else 0.0)
+                    return not taken(lease) and now - lease.expires_at >= wait
 
                 free = [i for i in range(shard_count) if unowned(leases.get(i))]
                 chosen = free if want is None else free[:want]

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from bot.engines.base import IllegalAction, InvalidAction
+from bot.engines.base import ConfigError, IllegalAction, InvalidAction
 from bot.engines.flume.engine import FlumeConfig, FlumeEngine, FlumeObservation, FlumeState
 from bot.engines.flume.rules import (
     card_points,
@@ -423,8 +423,10 @@ def test_observation_hides_other_hands() -> None:
 
 
 def test_player_counts() -> None:
-    with pytest.raises(Exception, match="4 to 5"):
+    with pytest.raises(ConfigError) as refused:
         ENGINE.new_game(FlumeConfig(), 3, seed=1)
+    assert refused.value.code == "error-player-count"
+    assert (refused.value.params["low"], refused.value.params["high"]) == (4, 5)
     with pytest.raises(Exception, match="target"):
         ENGINE.parse_config({"target": 2})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engines.base import IllegalAction, InvalidAction
+from bot.engines.base import ConfigError, IllegalAction, InvalidAction
 from bot.engines.qdice.ai import choose_action
 from bot.engines.qdice.engine import QDiceConfig, QDiceState
 from tests.engines.scripted import ENGINE, ScriptedRng, kinds, make_state, table
@@ -24,8 +24,10 @@ def test_new_game_rolls_six_dice_for_seat_zero() -> None:
 
 def test_player_counts() -> None:
     assert (ENGINE.name, ENGINE.min_players, ENGINE.max_players) == ("qdice", 2, 8)
-    with pytest.raises(Exception, match="2 to 8 players"):
+    with pytest.raises(ConfigError) as refused:
         ENGINE.new_game(QDiceConfig(), 1, seed=1)
+    assert refused.value.code == "error-player-count"
+    assert refused.value.params == {"game": "Quantum dice", "low": 2, "high": 8, "count": 1}
 
 
 def test_toggles_and_legal_actions() -> None:

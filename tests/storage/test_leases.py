@@ -83,6 +83,17 @@ async def test_auto_takes_free_shards_and_a_standby_gets_none(
     assert await store.claim(holder("three"), COUNT, shard_ids=None, ttl=TTL) == {}
 
 
+async def test_a_holder_looking_for_more_never_claims_its_own_shards_again(
+    pair: tuple[Database, Database],
+) -> None:
+    a, _ = pair
+    store, me = LeaseStore(a), holder("one")
+    assert await store.claim(me, COUNT, shard_ids=None, want=1, ttl=TTL) == {0: 1}
+    # below its share, it asks for more: the free ones, not shard 0 again at a new epoch
+    assert await store.claim(me, COUNT, shard_ids=None, want=1, ttl=TTL) == {1: 1}
+    assert await store.renew(me, {0: 1, 1: 1}, TTL) == set()
+
+
 async def test_an_expired_lease_is_taken_over_and_the_old_holder_is_fenced(
     pair: tuple[Database, Database],
 ) -> None:
