@@ -124,7 +124,7 @@ def is_revealed(obs: QPokerObservation) -> bool:
 
 def _legend(draw: ImageDraw.ImageDraw, revealed: bool = False) -> None:
     y = SEATS[3] - LEGEND_H / 2 - 4
-    x = SEATS[0] + 20
+    x: float = SEATS[0] + 20
     items: list[tuple[RGB, RGB, str]] = [
         (BACK, BACK_EDGE, "face down"),
         (FACE, SHOWN_EDGE, "shown"),

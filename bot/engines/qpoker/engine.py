@@ -28,8 +28,8 @@ reshuffles the whole Pauli deck, and the first turn moves one seat on each round
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import ClassVar, Literal
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Literal, cast
 
 from pydantic import BaseModel, Field
 
@@ -177,7 +177,7 @@ _MOVE = re.compile(
 
 
 def complete_moves(
-    community: list[Card], seat: int, others: list[int], may_call: bool
+    community: Sequence[str], seat: int, others: list[int], may_call: bool
 ) -> list[str]:
     """Every complete move open to ``seat``: each card kind once, every target, then ``call``."""
     moves: list[str] = []
@@ -376,7 +376,7 @@ class QPokerEngine(Engine[QPokerConfig, QPokerState, QPokerObservation]):
         if match["call"]:
             return self._call(state, seat)
         if match["own"]:
-            card, qubit = match["own"], int(match["q"])
+            card, qubit = cast(Card, match["own"]), int(match["q"])
             self._check_own(qubit)
             return self._play(
                 state, seat, card, f"{card}:{qubit}", lambda: self._own(state, seat, card, qubit)

@@ -29,7 +29,7 @@ import random
 import time
 from collections.abc import Sequence
 from itertools import accumulate, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engines.analysis import Analysis, MoveValue
 from bot.engines.pimc import clearly_better
@@ -70,6 +70,12 @@ FUTURES = 64
 V, SHOWN, SUP, DBL = 0, 1, 2, 3
 
 
+class Coins(Protocol):
+    """Where a collapse's coin comes from: a random source, or a replay's recorded coins."""
+
+    def randint(self, a: int, b: int, /) -> int: ...
+
+
 class Sim:
     """One round of QuantumPoker with every value known (a determinization)."""
 
@@ -78,7 +84,7 @@ class Sim:
 
     def __init__(
         self,
-        qubits: dict[int, list[list]],
+        qubits: dict[int, list[list[Any]]],
         chips: list[int],
         community: list[str],
         current: int,
@@ -208,7 +214,7 @@ class Sim:
             total += chance * judge.share(tuple(chips[seat] - chips[s] for s in others))
         return total
 
-    def apply(self, seat: int, move: str, rng: random.Random) -> None:
+    def apply(self, seat: int, move: str, rng: Coins) -> None:
         """Play ``move`` for the seat to act (legal moves only; not checked)."""
         if move == "call":
             self.called_by = seat
@@ -272,7 +278,7 @@ _DIGIT = {(p2, c): 5 ** (2 * p2 + c - 1) for p2 in (0, 1, 2) for c in (1, 2)}
 _DISTS: dict[int, list[float]] = {}
 _GAINS: dict[tuple[int, tuple[int, ...], int], float] = {}
 _SHARES: dict[tuple[int, tuple[int, ...]], float] = {}
-_RANKINGS: dict[tuple, tuple[list[tuple[float, str]], list[str]]] = {}
+_RANKINGS: dict[tuple[Any, ...], tuple[list[tuple[float, str]], list[str]]] = {}
 _CACHE_LIMIT = 200_000
 
 
@@ -364,7 +370,7 @@ def compact_after(view: dict[int, Row], me: int, stack: int, move: str) -> dict[
     return new
 
 
-def _after_own(q: tuple[int, int, bool, bool], card: str, stack: int) -> tuple:
+def _after_own(q: tuple[int, int, bool, bool], card: str, stack: int) -> tuple[Any, ...]:
     """An own qubit after X, Y, Z or H, as the normal policy believes it."""
     p2, c, sup, shown = q
     if card == "X":
@@ -467,7 +473,7 @@ def likelihood(sim: Sim, seat: int, move: str) -> float:
     return chance
 
 
-def rollout(sim: Sim, me: int, rng: random.Random, futures: list[list[int]] | None = None) -> float:
+def rollout(sim: Sim, me: int, rng: random.Random, futures: Futures | None = None) -> float:
     """Play the round out with the normal policy for everyone; ``me``'s expected chips, or
     with ``futures`` (see :meth:`Sim.match_share`) its chance to win the match."""
     while sim.current is not None:
@@ -517,6 +523,7 @@ class Futures:
 def futures_for(obs: QPokerObservation, rng: random.Random, count: int) -> Futures:
     """``count`` draws of the match's remaining rounds (none in the last round)."""
     me = obs.seat
+    assert me is not None, "a seat's futures, not a spectator's"
     left = obs.rounds - obs.round
     players = [s for s, row in enumerate(obs.qubits) if row]
     out = []
