@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 
-from bot import ops
+from bot import ops, words
 from bot.cluster.keeper import LeaseKeeper
 from bot.cluster.sharding import ShardSet, shard_of
 from bot.cluster.speech import ShardPresenter
@@ -110,6 +110,7 @@ class QuantumTableBot(commands.AutoShardedBot):
             http_trace=self.metrics.http_trace,
         )
         self.settings = settings
+        words.set_default(settings.language)  # what players read (LANGUAGE)
         self.log_invite = log_invite
         self.games: dict[str, GameSpec] = games if games is not None else all_games()
         self.started_at = time.time()

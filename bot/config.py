@@ -72,6 +72,11 @@ class Settings(BaseSettings):
         " container its own when several share one.",
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    language: str = Field(
+        default="en",
+        description="The language players read: a locale with message catalogues"
+        " (bot/words/locales), or en-XA, the pseudo-locale that shows text not from one.",
+    )
     ai_delay: float = Field(
         default=1.2, ge=0, le=30, description="Seconds an AI waits before each move."
     )
@@ -149,6 +154,19 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _known_language(cls, value: object) -> object:
+        from bot.words import catalogue  # the catalogues say which languages there are
+
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return catalogue.SOURCE
+        if isinstance(value, str):
+            value = value.strip()
+            if value not in catalogue.available():
+                raise ValueError(f"must be one of {', '.join(catalogue.available())}")
+        return value
 
     @field_validator("metrics_host", mode="before")
     @classmethod
